@@ -1,0 +1,1 @@
+"""The `pandora` command line: one module per command, wired in `cli.main`."""

@@ -1,0 +1,18 @@
+"""Entry point of the `pandora` console script."""
+
+import click
+
+from cli.inspect import inspect_command
+from cli.plugins import plugins_command
+from cli.sql import sql_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pandora-skr")
+def main() -> None:
+    """Ask questions of tables, databases and knowledge graphs with code an LLM writes."""
+
+
+main.add_command(inspect_command)
+main.add_command(sql_command)
+main.add_command(plugins_command)

@@ -1,0 +1,1 @@
+"""Loaders of raw sources shared by every representation: files, SQL URLs, RDF."""

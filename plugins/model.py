@@ -1,0 +1,77 @@
+"""The data model shared by every plugin: sources, BOXes and their fields.
+
+Names here are contracts (see DESIGN.md, "Data model"): the CLI, the MCP server,
+the memory and third-party plugins all read them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pandas as pd
+
+SourceKind = Literal["table", "database", "kg"]
+SOURCE_KINDS: tuple[SourceKind, ...] = ("table", "database", "kg")
+
+
+@dataclass
+class Source:
+    """One loaded structured source.
+
+    `handle` is the raw data as its loader keeps it: a dict of DataFrames for
+    flat tables, a `Database` for relational databases, a knowledge graph
+    object for KGs. `plugin` names the loader that opened it.
+    """
+
+    name: str
+    kind: SourceKind
+    plugin: str
+    location: str
+    handle: Any
+
+
+@dataclass(frozen=True)
+class Field:
+    """One column of a BOX and its pandas dtype name."""
+
+    name: str
+    dtype: str
+
+
+@dataclass(frozen=True)
+class ForeignKey:
+    """`field` of this BOX refers to `ref_field` of BOX `ref_box`."""
+
+    field: str
+    ref_box: str
+    ref_field: str
+
+
+@dataclass
+class Box:
+    """A table, a database table or a KG type as one pandas DataFrame."""
+
+    name: str
+    frame: pd.DataFrame
+    origin: str
+    foreign_keys: list[ForeignKey] = field(default_factory=list)
+
+    @property
+    def fields(self) -> list[Field]:
+        """The columns of the frame, in order, with their dtypes."""
+        return [Field(str(column), str(dtype)) for column, dtype in self.frame.dtypes.items()]
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The part of a large source one question is about.
+
+    Knowledge graphs are shown to the LLM as the subgraph around the
+    question's topic `entities` (found from `question` when not given), up to
+    `hops` hops away. Tables and databases ignore it.
+    """
+
+    question: str | None = None
+    entities: tuple[str, ...] = ()
+    hops: int = 2

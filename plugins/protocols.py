@@ -1,0 +1,43 @@
+"""The two small protocols a plugin implements: `Loader` and `Representation`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+from plugins.model import Source, SourceKind
+
+if TYPE_CHECKING:
+    from plugins.workspace import Workspace
+
+
+@runtime_checkable
+class Loader(Protocol):
+    """Opens one kind of raw source.
+
+    `extensions` (with the dot, lower case) and `schemes` (URL schemes such as
+    `postgresql`) decide which locations it is chosen for when the user names
+    no plugin; `name` is what `--plugin` selects.
+    """
+
+    name: str
+    kind: SourceKind
+    extensions: tuple[str, ...]
+    schemes: tuple[str, ...]
+
+    def load(self, location: str, name: str | None) -> Source:
+        """Open `location` read-only; `name` overrides the default source name."""
+        ...
+
+
+@runtime_checkable
+class Representation(Protocol):
+    """One way of showing sources to the LLM and the code it writes for them."""
+
+    name: str
+    description: str
+    kinds: tuple[SourceKind, ...]
+
+    def render_schema(self, workspace: Workspace, values: int = 0) -> str:
+        """The text the LLM sees for `workspace`: structure only unless
+        `values` asks for that many example values per field."""
+        ...
