@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from plugins.model import Source, SourceKind
+from plugins.model import Focus, Source, SourceKind
 
 if TYPE_CHECKING:
     from plugins.workspace import Workspace
@@ -31,13 +31,22 @@ class Loader(Protocol):
 
 @runtime_checkable
 class Representation(Protocol):
-    """One way of showing sources to the LLM and the code it writes for them."""
+    """One way of showing sources to the LLM and the code it writes for them.
+
+    `language` is the language of that code: Python code is run by the
+    executor with the variables of `namespace`; SQL is run by `run_query`.
+    """
 
     name: str
     description: str
     kinds: tuple[SourceKind, ...]
+    language: Literal["python", "sql"]
 
-    def render_schema(self, workspace: Workspace, values: int = 0) -> str:
+    def render_schema(self, workspace: Workspace, focus: Focus | None = None, values: int = 0) -> str:
         """The text the LLM sees for `workspace`: structure only unless
         `values` asks for that many example values per field."""
+        ...
+
+    def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
+        """The variables generated Python code sees (BOXes, a graph, ...)."""
         ...
