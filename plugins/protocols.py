@@ -42,7 +42,9 @@ class Representation(Protocol):
     kinds: tuple[SourceKind, ...]
     language: Literal["python", "sql"]
 
-    def render_schema(self, workspace: Workspace, focus: Focus | None = None, values: int = 0) -> str:
+    def render_schema(
+        self, workspace: Workspace, focus: Focus | None = None, values: int = 0
+    ) -> str:
         """The text the LLM sees for `workspace`: structure only unless
         `values` asks for that many example values per field."""
         ...

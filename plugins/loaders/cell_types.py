@@ -1,0 +1,88 @@
+"""Giving text columns of real-world tables the dtype their cells deserve.
+
+A column becomes numeric when every non-missing cell is cleanly a number once
+thousands separators and trailing footnote marks (`1,234`, `1484[a]`, `12†`)
+are removed, and datetime when every such cell parses as a date. Anything
+else stays text, unchanged: a mixed column is never half-converted.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+MISSING_TOKENS = frozenset({"", "n/a", "na", "nan", "null", "none", "-", "—", "–", "?"})
+FOOTNOTE_MARK = re.compile(r"(?:\[[^\]]{1,4}\]|[*†‡§¶]+)$")
+CLEAN_NUMBER = re.compile(r"^(?=.*\d)[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+DATE_LIKE = re.compile(
+    r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$"
+    r"|^(?:\d{1,2} )?[A-Za-z]{3,9}\.? \d{1,2},? \d{4}$"
+    r"|^\d{1,2} [A-Za-z]{3,9} \d{4}$"
+)
+SAMPLE_SIZE = 200
+
+
+def infer_column_types(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return `frame` with each clean text column converted to numbers or dates."""
+    converted = {}
+    for column in frame.columns:
+        series = frame[column]
+        if is_text(series):
+            typed = infer_series_type(series)
+            if typed is not series:
+                converted[column] = typed
+    if not converted:
+        return frame
+    result = frame.copy(deep=False)
+    for column, typed in converted.items():
+        result[column] = typed
+    return result
+
+
+def is_text(series: pd.Series) -> bool:
+    """True for object and string columns, the only ones inference looks at."""
+    return pd.api.types.is_object_dtype(series) or pd.api.types.is_string_dtype(series)
+
+
+def infer_series_type(series: pd.Series) -> pd.Series:
+    """`series` as numbers or dates when all its present cells are; else unchanged."""
+    if not all(isinstance(value, str) for value in series.dropna().head(SAMPLE_SIZE)):
+        return series
+    text = series.astype("string").str.strip()
+    missing = text.isna() | text.str.lower().isin(MISSING_TOKENS)
+    present = text[~missing]
+    if present.empty:
+        return series
+    cleaned = present.str.replace(FOOTNOTE_MARK, "", regex=True)
+    if _all_match(cleaned, CLEAN_NUMBER):
+        return _to_number(cleaned.str.replace(",", "", regex=False), series.index)
+    if _all_match(present, DATE_LIKE):
+        dates = _to_datetime(present)
+        if dates is not None:
+            return dates.reindex(series.index)
+    return series
+
+
+def _all_match(values: pd.Series, pattern: re.Pattern[str]) -> bool:
+    """Check a sample first so that plain text columns are rejected cheaply."""
+    if not values.head(SAMPLE_SIZE).str.fullmatch(pattern).all():
+        return False
+    return bool(values.str.fullmatch(pattern).all())
+
+
+def _to_number(values: pd.Series, index: pd.Index) -> pd.Series:
+    numbers = pd.to_numeric(values.astype(str)).reindex(index)
+    integral = (numbers.dropna() % 1 == 0).all() and not values.str.contains(r"[.eE]").any()
+    if integral:
+        return numbers.astype("int64") if numbers.notna().all() else numbers.astype("Int64")
+    return numbers.astype("float64")
+
+
+def _to_datetime(values: pd.Series) -> pd.Series | None:
+    for date_format in ("ISO8601", "mixed"):
+        try:
+            return pd.to_datetime(values.astype(str), format=date_format)
+        except (ValueError, OverflowError):
+            continue
+    return None
