@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from plugins.errors import BadInputError
 from plugins.model import Box, ForeignKey, Source
@@ -20,6 +21,8 @@ class Workspace:
     """
 
     sources: list[Source] = field(default_factory=list)
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Data derived from the sources (BOXes, SQL connections), kept by the plugins."""
 
     @classmethod
     def of(cls, sources: Iterable[Source]) -> Workspace:
@@ -37,6 +40,7 @@ class Workspace:
                 "give one of them another name (--name)"
             )
         self.sources.append(source)
+        self.cache.clear()
 
     def source(self, name: str) -> Source:
         """The source called `name`."""
@@ -65,7 +69,5 @@ def unique_box_names(boxes_by_source: dict[str, list[Box]]) -> list[Box]:
                 ForeignKey(fk.field, renamed.get(fk.ref_box, fk.ref_box), fk.ref_field)
                 for fk in box.foreign_keys
             ]
-            result.append(
-                Box(renamed.get(box.name, box.name), box.frame, box.origin, foreign_keys)
-            )
+            result.append(Box(renamed.get(box.name, box.name), box.frame, box.origin, foreign_keys))
     return result

@@ -1,0 +1,151 @@
+"""A database's own description of itself, and its tables read as DataFrames."""
+
+from __future__ import annotations
+
+import decimal
+from dataclasses import dataclass
+
+import pandas as pd
+import sqlalchemy
+from sqlalchemy.engine import Engine
+
+from plugins.errors import BadInputError, PandoraError
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column as the database declares it."""
+
+    name: str
+    declared_type: sqlalchemy.types.TypeEngine
+    nullable: bool
+    primary_key: bool
+
+    @property
+    def type_name(self) -> str:
+        """The declared type as SQL text (`INTEGER`, `VARCHAR(20)`)."""
+        return str(self.declared_type)
+
+
+@dataclass(frozen=True)
+class TableForeignKey:
+    """`column` refers to `ref_column` of table `ref_table`."""
+
+    column: str
+    ref_table: str
+    ref_column: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table with its columns and foreign keys, in declaration order."""
+
+    name: str
+    columns: tuple[Column, ...]
+    foreign_keys: tuple[TableForeignKey, ...]
+
+
+@dataclass
+class Database:
+    """An open database (read-only where the backend allows) and its schema."""
+
+    engine: Engine
+    label: str
+    tables: list[Table]
+
+    @property
+    def dialect(self) -> str:
+        """The SQLAlchemy dialect name: `sqlite`, `duckdb`, `postgresql`, ..."""
+        return self.engine.dialect.name
+
+    def table(self, name: str) -> Table:
+        """The table called `name`."""
+        for table in self.tables:
+            if table.name == name:
+                return table
+        raise BadInputError(f"{self.label}: no table named {name!r}")
+
+    def read_frame(self, table: Table) -> pd.DataFrame:
+        """All rows of `table`, with dtypes following the declared column types."""
+        quoted = self.engine.dialect.identifier_preparer.quote(table.name)
+        try:
+            with self.engine.connect() as connection:
+                frame = pd.read_sql_query(sqlalchemy.text(f"SELECT * FROM {quoted}"), connection)
+        except sqlalchemy.exc.DBAPIError as error:
+            raise database_error(self.label, error) from None
+        return apply_declared_types(frame, table)
+
+
+def read_database_schema(engine: Engine, label: str) -> Database:
+    """Read tables, columns, types, primary and foreign keys from the database."""
+    try:
+        inspector = sqlalchemy.inspect(engine)
+        tables = []
+        for name in inspector.get_table_names():
+            primary_key = set(inspector.get_pk_constraint(name).get("constrained_columns") or [])
+            columns = tuple(
+                Column(c["name"], c["type"], c.get("nullable", True), c["name"] in primary_key)
+                for c in inspector.get_columns(name)
+            )
+            foreign_keys = tuple(
+                TableForeignKey(column, fk["referred_table"], ref_column)
+                for fk in inspector.get_foreign_keys(name)
+                for column, ref_column in zip(
+                    fk["constrained_columns"], fk["referred_columns"], strict=False
+                )
+            )
+            tables.append(Table(name, columns, foreign_keys))
+    except sqlalchemy.exc.DBAPIError as error:
+        raise database_error(label, error) from None
+    return Database(engine, label, tables)
+
+
+def database_error(label: str, error: sqlalchemy.exc.DBAPIError) -> PandoraError:
+    """A one-line error for a database failure, as bad input where the database is at fault."""
+    detail = " ".join(str(error.orig).split())
+    lowered = detail.lower()
+    if "locked" in lowered:
+        return BadInputError(f"{label}: database is locked by another process; try again later")
+    if "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+        return BadInputError(f"{label}: not a database or corrupt ({detail})")
+    if isinstance(error, sqlalchemy.exc.OperationalError):
+        return BadInputError(f"{label}: cannot open the database: {detail}")
+    return PandoraError(f"{label}: database error: {detail}")
+
+
+def apply_declared_types(frame: pd.DataFrame, table: Table) -> pd.DataFrame:
+    """Give columns the dtype their declared type promises, where every value fits."""
+    typed = frame.copy(deep=False)
+    for column in table.columns:
+        if column.name not in typed.columns:
+            continue
+        typed[column.name] = _typed_column(typed[column.name], column.declared_type)
+    return typed
+
+
+def _typed_column(values: pd.Series, declared: sqlalchemy.types.TypeEngine) -> pd.Series:
+    if values.dtype == object:
+        values = _decimals_to_floats(values)
+    integer_declared = isinstance(declared, sqlalchemy.Integer) and values.dtype == "float64"
+    if integer_declared and (values.dropna() % 1 == 0).all():
+        return values.astype("Int64")
+    if isinstance(declared, (sqlalchemy.Date, sqlalchemy.DateTime)) and _all_text(values):
+        try:
+            return pd.to_datetime(values, format="ISO8601")
+        except (ValueError, OverflowError):
+            return values
+    return values
+
+
+def _decimals_to_floats(values: pd.Series) -> pd.Series:
+    """Exact decimals (PostgreSQL `numeric`) become floats pandas can compute with."""
+    present = values.dropna()
+    if present.empty or not all(isinstance(v, decimal.Decimal) for v in present):
+        return values
+    return values.astype("float64")
+
+
+def _all_text(values: pd.Series) -> bool:
+    if pd.api.types.is_string_dtype(values) and values.dtype != object:
+        return True
+    return values.dtype == object and all(isinstance(v, str) for v in values.dropna())

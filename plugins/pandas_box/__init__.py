@@ -1,0 +1,67 @@
+"""The `pandas` representation (Pandora BOX): every table or KG type as a DataFrame.
+
+Table-to-BOX and DB-to-BOX live here (KG-to-BOX in `kg_to_box`); the LLM sees
+the BOX schemas as pandas code and writes pandas code that assigns `result`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from plugins.hookspecs import hookimpl
+from plugins.model import Box, Focus, Source
+from plugins.pandas_box.database_to_box import database_to_boxes
+from plugins.pandas_box.render import render_boxes_schema
+from plugins.workspace import Workspace, unique_box_names
+
+
+def source_boxes(source: Source, focus: Focus | None = None) -> list[Box]:
+    """The BOXes of one source (Table-, DB- or KG-to-BOX by its kind)."""
+    if source.kind == "table":
+        return [Box(name, frame, source.name) for name, frame in source.handle.items()]
+    if source.kind == "database":
+        return database_to_boxes(source.handle, source.name)
+    from plugins.pandas_box.kg_to_box import kg_to_boxes
+
+    return kg_to_boxes(source, focus or Focus())
+
+
+def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Box]:
+    """The BOXes of every source, names unique across the workspace; cached per focus."""
+    key = ("pandas_box", focus)
+    if key not in workspace.cache:
+        per_source = {source.name: source_boxes(source, focus) for source in workspace.sources}
+        workspace.cache[key] = unique_box_names(per_source)
+    return workspace.cache[key]
+
+
+class PandasBoxRepresentation:
+    """BOX schemas as pandas code; generated pandas code assigns `result`."""
+
+    name = "pandas"
+    description = "every table or KG type as a pandas DataFrame (BOX); code assigns `result`"
+    kinds = ("table", "database", "kg")
+    language = "python"
+
+    def render_schema(
+        self, workspace: Workspace, focus: Focus | None = None, values: int = 0
+    ) -> str:
+        """Every BOX of `workspace` as `name = pd.DataFrame({...})` code."""
+        return render_boxes_schema(workspace_boxes(workspace, focus), values)
+
+    def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
+        """Each BOX as a variable of its name (a fresh copy-on-write view), `pd` and `np`."""
+        variables: dict[str, Any] = {"pd": pd, "np": np}
+        for box in workspace_boxes(workspace, focus):
+            variables[box.name] = box.frame.copy(deep=False)
+        return variables
+
+
+@hookimpl
+def register_representations(register: Callable[..., None]) -> None:
+    """The built-in `pandas` representation."""
+    register(PandasBoxRepresentation())
