@@ -52,6 +52,8 @@ class Database:
     engine: Engine
     label: str
     tables: list[Table]
+    path: str | None = None
+    """The database file, for file databases (SQLite, DuckDB)."""
 
     @property
     def dialect(self) -> str:
@@ -76,7 +78,7 @@ class Database:
         return apply_declared_types(frame, table)
 
 
-def read_database_schema(engine: Engine, label: str) -> Database:
+def read_database_schema(engine: Engine, label: str, path: str | None = None) -> Database:
     """Read tables, columns, types, primary and foreign keys from the database."""
     try:
         inspector = sqlalchemy.inspect(engine)
@@ -97,7 +99,7 @@ def read_database_schema(engine: Engine, label: str) -> Database:
             tables.append(Table(name, columns, foreign_keys))
     except sqlalchemy.exc.DBAPIError as error:
         raise database_error(label, error) from None
-    return Database(engine, label, tables)
+    return Database(engine, label, tables, path)
 
 
 def database_error(label: str, error: sqlalchemy.exc.DBAPIError) -> PandoraError:

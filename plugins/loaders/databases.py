@@ -21,6 +21,7 @@ from plugins.hookspecs import hookimpl
 from plugins.loaders.database_schema import Database, read_database_schema
 from plugins.model import Source
 from plugins.names import make_identifier
+from plugins.sql_schema.guarded_connections import DUCKDB_READ_ONLY_CONFIG
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 DUCKDB_MAGIC_OFFSET = 8
@@ -28,7 +29,11 @@ DUCKDB_MAGIC = b"DUCK"
 CONNECT_TIMEOUT_SECONDS = 5
 
 
-def open_sqlite_file(path: Path) -> Engine:
+OpenedDatabase = tuple[Engine, str | None]
+"""An engine, and the database file when there is one."""
+
+
+def open_sqlite_file(path: Path) -> OpenedDatabase:
     """A read-only engine on a SQLite file whose header has been checked."""
     with path.open("rb") as handle:
         header = handle.read(len(SQLITE_MAGIC))
@@ -39,19 +44,23 @@ def open_sqlite_file(path: Path) -> Engine:
     def connect() -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
-    return sqlalchemy.create_engine("sqlite://", creator=connect)
+    return sqlalchemy.create_engine("sqlite://", creator=connect), str(path.resolve())
 
 
-def open_duckdb_file(path: Path) -> Engine:
+def open_duckdb_file(path: Path) -> OpenedDatabase:
     """A read-only engine on a DuckDB file whose header has been checked."""
     with path.open("rb") as handle:
         handle.seek(DUCKDB_MAGIC_OFFSET)
         if handle.read(len(DUCKDB_MAGIC)) != DUCKDB_MAGIC:
             raise BadInputError(f"{path}: not a DuckDB database (bad header)")
-    return sqlalchemy.create_engine(f"duckdb:///{path.resolve()}", connect_args={"read_only": True})
+    # the SQL plugin's guarded connections use the same settings: DuckDB refuses two
+    # connections to one file with different configurations
+    connect_args = {"read_only": True, "config": dict(DUCKDB_READ_ONLY_CONFIG)}
+    engine = sqlalchemy.create_engine(f"duckdb:///{path.resolve()}", connect_args=connect_args)
+    return engine, str(path.resolve())
 
 
-def open_url(url: str) -> Engine:
+def open_url(url: str) -> OpenedDatabase:
     """An engine for a SQLAlchemy URL; SQLite and DuckDB URLs open read-only."""
     try:
         parsed = make_url(url)
@@ -64,7 +73,7 @@ def open_url(url: str) -> Engine:
         return open_duckdb_file(_existing_file(url, parsed.database))
     connect_args = {"connect_timeout": CONNECT_TIMEOUT_SECONDS} if backend == "postgresql" else {}
     try:
-        return sqlalchemy.create_engine(parsed, connect_args=connect_args)
+        return sqlalchemy.create_engine(parsed, connect_args=connect_args), None
     except (sqlalchemy.exc.NoSuchModuleError, ImportError) as error:
         raise BadInputError(f"{redact(url)}: no driver for this URL: {error}") from None
 
@@ -91,13 +100,13 @@ class DatabaseLoader:
     name: str
     extensions: tuple[str, ...]
     schemes: tuple[str, ...]
-    open_engine: Callable[[str], Engine]
+    open_engine: Callable[[str], OpenedDatabase]
     kind: str = "database"
 
     def load(self, location: str, name: str | None) -> Source:
         """Open `location` read-only and read its tables, keys and types."""
-        engine = self.open_engine(location)
-        database: Database = read_database_schema(engine, redact(location))
+        engine, file_path = self.open_engine(location)
+        database: Database = read_database_schema(engine, redact(location), file_path)
         default_name = Path(location).stem if "://" not in location else _url_name(location)
         source_name = make_identifier(name or default_name, fallback="database")
         return Source(source_name, "database", self.name, location, database)
@@ -108,8 +117,8 @@ def _url_name(url: str) -> str:
     return Path(database).stem
 
 
-def _open_file(opener: Callable[[Path], Engine]) -> Callable[[str], Engine]:
-    def open_location(location: str) -> Engine:
+def _open_file(opener: Callable[[Path], OpenedDatabase]) -> Callable[[str], OpenedDatabase]:
+    def open_location(location: str) -> OpenedDatabase:
         path = Path(location)
         if not path.is_file():
             raise BadInputError(f"{location}: no such file")

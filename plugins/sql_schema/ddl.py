@@ -1,0 +1,68 @@
+"""Schemas as SQL DDL with keys and types and no values (TempTabQA-C's symbolic form)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import sqlalchemy
+from sqlalchemy.schema import CreateTable
+
+from plugins.loaders.database_schema import Database
+
+
+def render_database_ddl(database: Database) -> str:
+    """`CREATE TABLE` statements for every table, in the database's own dialect."""
+    metadata = sqlalchemy.MetaData()
+    tables = []
+    for table in database.tables:
+        columns = [
+            sqlalchemy.Column(
+                column.name,
+                column.declared_type,
+                primary_key=column.primary_key,
+                nullable=column.nullable or column.primary_key,
+            )
+            for column in table.columns
+        ]
+        tables.append((table, sqlalchemy.Table(table.name, metadata, *columns)))
+    known = {table.name for table in database.tables}
+    for table, sql_table in tables:
+        for key in table.foreign_keys:
+            if key.ref_table in known:
+                reference = f"{key.ref_table}.{key.ref_column}"
+                sql_table.append_constraint(
+                    sqlalchemy.ForeignKeyConstraint([key.column], [reference])
+                )
+    dialect = database.engine.dialect
+    statements = (str(CreateTable(t).compile(dialect=dialect)).strip() for _, t in tables)
+    return "\n\n".join(_strip_line_ends(statement) + ";" for statement in statements)
+
+
+def _strip_line_ends(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def sqlite_type_of(dtype: object) -> str:
+    """The SQLite column type that holds values of a pandas dtype."""
+    if pd.api.types.is_bool_dtype(dtype):
+        return "BOOLEAN"
+    if pd.api.types.is_integer_dtype(dtype):
+        return "INTEGER"
+    if pd.api.types.is_float_dtype(dtype):
+        return "REAL"
+    if pd.api.types.is_datetime64_any_dtype(dtype):
+        return "TIMESTAMP"
+    return "TEXT"
+
+
+def quote_identifier(name: str) -> str:
+    """`name` as a double-quoted SQL identifier."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+def create_table_ddl(table_name: str, frame: pd.DataFrame) -> str:
+    """`CREATE TABLE` for a flat table, with one typed column per DataFrame column."""
+    columns = ",\n".join(
+        f"\t{quote_identifier(str(column))} {sqlite_type_of(dtype)}"
+        for column, dtype in frame.dtypes.items()
+    )
+    return f"CREATE TABLE {quote_identifier(table_name)} (\n{columns}\n);"

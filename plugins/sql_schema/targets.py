@@ -1,0 +1,152 @@
+"""Where a workspace's SQL runs: its database, or an in-memory SQLite of its tables.
+
+A workspace answers SQL when it holds one database, or only flat tables
+(loaded together into one in-memory SQLite database with typed columns).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from plugins.errors import BadInputError
+from plugins.loaders.database_schema import Database
+from plugins.sql_schema import guarded_connections as guarded
+from plugins.sql_schema.ddl import create_table_ddl, quote_identifier, render_database_ddl
+from plugins.workspace import Workspace
+
+
+@dataclass
+class DatabaseTarget:
+    """SQL on one database source, each query on a guarded connection."""
+
+    database: Database
+
+    @property
+    def dialect(self) -> str:
+        """The dialect queries are parsed and run in."""
+        return self.database.dialect
+
+    def render_ddl(self) -> str:
+        """The database's schema as DDL."""
+        return render_database_ddl(self.database)
+
+    @contextmanager
+    def cursor(self, timeout_seconds: float) -> Iterator[Any]:
+        """A cursor that can only read and stops at the deadline."""
+        engine = self.database.engine
+        if self.dialect == "sqlite" and self.database.path:
+            sqlite_connection = guarded.open_read_only_sqlite(self.database.path)
+            try:
+                with guarded.sqlite_deadline(sqlite_connection, timeout_seconds):
+                    yield sqlite_connection.cursor()
+            finally:
+                sqlite_connection.close()
+        elif self.dialect == "duckdb" and self.database.path:
+            duck = guarded.open_read_only_duckdb(self.database.path)
+            try:
+                with guarded.duckdb_deadline(duck, timeout_seconds):
+                    yield duck.cursor()
+            finally:
+                duck.close()
+        else:
+            raw = engine.raw_connection()
+            try:
+                if self.dialect == "postgresql":
+                    with guarded.postgres_read_only_cursor(raw, timeout_seconds) as cursor:
+                        yield cursor
+                else:
+                    cursor = raw.cursor()
+                    try:
+                        yield cursor
+                    finally:
+                        raw.rollback()
+            finally:
+                raw.close()
+
+
+@dataclass
+class TablesTarget:
+    """SQL over flat tables copied into one locked-down in-memory SQLite database."""
+
+    tables: dict[str, pd.DataFrame]
+    dialect: str = "sqlite"
+    _connection: sqlite3.Connection = field(init=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._connection = sqlite3.connect(":memory:", check_same_thread=False)
+        for name, frame in self.tables.items():
+            self._connection.execute(create_table_ddl(name, frame))
+            placeholders = ", ".join("?" for _ in frame.columns)
+            self._connection.executemany(
+                f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
+                _sqlite_rows(frame),
+            )
+        self._connection.commit()
+        guarded.lock_down_sqlite(self._connection)
+
+    def render_ddl(self) -> str:
+        """The tables' schema as DDL."""
+        return "\n\n".join(create_table_ddl(name, frame) for name, frame in self.tables.items())
+
+    @contextmanager
+    def cursor(self, timeout_seconds: float) -> Iterator[Any]:
+        """A cursor on the shared in-memory database, one query at a time."""
+        with self._lock, guarded.sqlite_deadline(self._connection, timeout_seconds):
+            yield self._connection.cursor()
+
+
+def _sqlite_rows(frame: pd.DataFrame) -> Iterator[tuple[Any, ...]]:
+    """Rows as SQLite values: missing as NULL, timestamps as ISO text, numbers as Python numbers."""
+    converted = frame.astype(object).where(frame.notna(), None)
+    for row in converted.itertuples(index=False, name=None):
+        yield tuple(_sqlite_value(value) for value in row)
+
+
+def _sqlite_value(value: Any) -> Any:
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat(sep=" ")
+    if hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+SqlTarget = DatabaseTarget | TablesTarget
+
+
+def workspace_sql_target(workspace: Workspace) -> SqlTarget:
+    """The place SQL over `workspace` runs; built once per workspace."""
+    key = "sql_target"
+    if key not in workspace.cache:
+        workspace.cache[key] = _build_target(workspace)
+    return workspace.cache[key]
+
+
+def _build_target(workspace: Workspace) -> SqlTarget:
+    kinds = {source.kind for source in workspace.sources}
+    if not workspace.sources:
+        raise BadInputError("no source loaded; SQL needs a database or tables")
+    if "kg" in kinds:
+        raise BadInputError("SQL does not run on knowledge graphs; use pandas or networkx")
+    if kinds == {"table"}:
+        tables: dict[str, pd.DataFrame] = {}
+        for source in workspace.sources:
+            for name, frame in source.handle.items():
+                if name in tables:
+                    name = f"{source.name}_{name}"
+                tables[name] = frame
+        return TablesTarget(tables)
+    databases = [source for source in workspace.sources if source.kind == "database"]
+    if len(workspace.sources) != 1:
+        names = ", ".join(source.name for source in databases)
+        raise BadInputError(
+            f"SQL runs on one database at a time, or on flat tables only; loaded: {names}"
+        )
+    return DatabaseTarget(databases[0].handle)
