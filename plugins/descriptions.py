@@ -1,0 +1,95 @@
+"""What a source looks like to a user or an assistant: pydantic models for the
+CLI's `inspect --json` and the MCP server's `describe_source`."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+from pydantic import BaseModel
+
+from plugins.model import Box, Source
+
+
+class FieldDescription(BaseModel):
+    """One field of a BOX and its pandas dtype."""
+
+    name: str
+    dtype: str
+
+
+class ForeignKeyDescription(BaseModel):
+    """`field` of the BOX refers to `ref_field` of BOX `ref_box`."""
+
+    field: str
+    ref_box: str
+    ref_field: str
+
+
+class BoxDescription(BaseModel):
+    """A BOX: its name, exact row count, fields, keys, and first rows on request."""
+
+    name: str
+    rows: int
+    fields: list[FieldDescription]
+    foreign_keys: list[ForeignKeyDescription]
+    values: list[list[Any]] | None = None
+
+
+class SourceSummary(BaseModel):
+    """Which source, of which kind, opened by which loader."""
+
+    name: str
+    kind: str
+    plugin: str
+
+
+class SourceDescription(BaseModel):
+    """A source and its BOXes, as `pandora inspect --json` prints them."""
+
+    source: SourceSummary
+    boxes: list[BoxDescription]
+
+
+def describe_box(box: Box, values: int = 0) -> BoxDescription:
+    """The description of one BOX, with its first `values` rows when asked."""
+    return BoxDescription(
+        name=box.name,
+        rows=len(box.frame),
+        fields=[FieldDescription(name=f.name, dtype=f.dtype) for f in box.fields],
+        foreign_keys=[
+            ForeignKeyDescription(field=k.field, ref_box=k.ref_box, ref_field=k.ref_field)
+            for k in box.foreign_keys
+        ],
+        values=first_rows(box.frame, values) if values else None,
+    )
+
+
+def describe_source(source: Source, boxes: list[Box], values: int = 0) -> SourceDescription:
+    """The description of a source and its BOXes."""
+    return SourceDescription(
+        source=SourceSummary(name=source.name, kind=source.kind, plugin=source.plugin),
+        boxes=[describe_box(box, values) for box in boxes],
+    )
+
+
+def first_rows(frame: pd.DataFrame, count: int) -> list[list[Any]]:
+    """The first `count` rows as JSON values: missing as null, dates as ISO text."""
+    rows = frame.head(count).itertuples(index=False)
+    return [[json_value(value) for value in row] for row in rows]
+
+
+def json_value(value: Any) -> Any:
+    """A cell as a JSON value."""
+    if value is None or value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
+    if hasattr(value, "item"):
+        return json_value(value.item())
+    if isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
