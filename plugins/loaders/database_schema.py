@@ -81,25 +81,84 @@ class Database:
 def read_database_schema(engine: Engine, label: str, path: str | None = None) -> Database:
     """Read tables, columns, types, primary and foreign keys from the database."""
     try:
-        inspector = sqlalchemy.inspect(engine)
-        tables = []
-        for name in inspector.get_table_names():
-            primary_key = set(inspector.get_pk_constraint(name).get("constrained_columns") or [])
-            columns = tuple(
-                Column(c["name"], c["type"], c.get("nullable", True), c["name"] in primary_key)
-                for c in inspector.get_columns(name)
-            )
-            foreign_keys = tuple(
-                TableForeignKey(column, fk["referred_table"], ref_column)
-                for fk in inspector.get_foreign_keys(name)
-                for column, ref_column in zip(
-                    fk["constrained_columns"], fk["referred_columns"], strict=False
-                )
-            )
-            tables.append(Table(name, columns, foreign_keys))
+        reader = _read_duckdb_tables if engine.dialect.name == "duckdb" else _inspect
+        tables = reader(engine)
     except sqlalchemy.exc.DBAPIError as error:
         raise database_error(label, error) from None
     return Database(engine, label, tables, path)
+
+
+def _inspect(engine: Engine) -> list[Table]:
+    inspector = sqlalchemy.inspect(engine)
+    tables = []
+    for name in inspector.get_table_names():
+        primary_key = set(inspector.get_pk_constraint(name).get("constrained_columns") or [])
+        columns = tuple(
+            Column(c["name"], c["type"], c.get("nullable", True), c["name"] in primary_key)
+            for c in inspector.get_columns(name)
+        )
+        foreign_keys = tuple(
+            TableForeignKey(column, fk["referred_table"], ref_column)
+            for fk in inspector.get_foreign_keys(name)
+            for column, ref_column in zip(
+                fk["constrained_columns"], fk["referred_columns"], strict=False
+            )
+        )
+        tables.append(Table(name, columns, foreign_keys))
+    return tables
+
+
+DUCKDB_TYPES: dict[str, type[sqlalchemy.types.TypeEngine]] = {
+    "TINYINT": sqlalchemy.SmallInteger,
+    "SMALLINT": sqlalchemy.SmallInteger,
+    "INTEGER": sqlalchemy.Integer,
+    "BIGINT": sqlalchemy.BigInteger,
+    "HUGEINT": sqlalchemy.BigInteger,
+    "DOUBLE": sqlalchemy.Float,
+    "FLOAT": sqlalchemy.Float,
+    "DECIMAL": sqlalchemy.Numeric,
+    "BOOLEAN": sqlalchemy.Boolean,
+    "DATE": sqlalchemy.Date,
+    "TIMESTAMP": sqlalchemy.DateTime,
+}
+
+
+def _read_duckdb_tables(engine: Engine) -> list[Table]:
+    """DuckDB's own catalog: its SQLAlchemy dialect cannot reflect recent DuckDB versions."""
+    with engine.connect() as connection:
+        names = connection.exec_driver_sql(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1"
+        ).fetchall()
+        columns = connection.exec_driver_sql(
+            "SELECT table_name, column_name, data_type, is_nullable FROM duckdb_columns() "
+            "WHERE schema_name = 'main' ORDER BY table_name, column_index"
+        ).fetchall()
+        constraints = connection.exec_driver_sql(
+            "SELECT table_name, constraint_type, constraint_column_names, referenced_table, "
+            "referenced_column_names FROM duckdb_constraints() WHERE schema_name = 'main' "
+            "AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')"
+        ).fetchall()
+    primary = {(t, c) for t, kind, cols, _, _ in constraints if kind == "PRIMARY KEY" for c in cols}
+    tables = []
+    for (name,) in names:
+        table_columns = tuple(
+            Column(column, _duckdb_type(data_type), bool(nullable), (name, column) in primary)
+            for table, column, data_type, nullable in columns
+            if table == name
+        )
+        foreign_keys = tuple(
+            TableForeignKey(column, referenced, ref_column)
+            for table, kind, cols, referenced, ref_cols in constraints
+            if table == name and kind == "FOREIGN KEY"
+            for column, ref_column in zip(cols, ref_cols, strict=False)
+        )
+        tables.append(Table(name, table_columns, foreign_keys))
+    return tables
+
+
+def _duckdb_type(data_type: str) -> sqlalchemy.types.TypeEngine:
+    base = data_type.split("(")[0].split(" ")[0].upper()
+    return DUCKDB_TYPES.get(base, sqlalchemy.String)()
 
 
 def database_error(label: str, error: sqlalchemy.exc.DBAPIError) -> PandoraError:

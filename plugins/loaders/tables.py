@@ -170,8 +170,8 @@ def _unique_columns(location: str, frame: pd.DataFrame) -> pd.DataFrame:
             name = f"{original or 'column'}_{suffix}"
             suffix += 1
         if name != str(column):
-            reason = "empty" if not original else "repeated"
-            _warn(f"{location}: column {position} has a {reason} name; renamed to {name!r}")
+            reason = "an empty" if not original else "a repeated"
+            _warn(f"{location}: column {position} has {reason} name; renamed to {name!r}")
         seen.add(name)
         names.append(name)
     if names == [str(c) for c in frame.columns]:

@@ -1,0 +1,5 @@
+"""`python -m cli` runs the `pandora` command (used by tests as a subprocess)."""
+
+from cli.main import main
+
+main()

@@ -1,0 +1,55 @@
+"""Fixtures shared by the whole suite: the CLI as a subprocess, the bundled examples."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+EXAMPLES = REPOSITORY / "examples"
+
+
+@dataclass
+class CliRun:
+    """The outcome of one `pandora` subprocess."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def json(self) -> Any:
+        """stdout parsed as the one JSON object `--json` promises."""
+        return json.loads(self.stdout)
+
+
+def run_pandora(*arguments: str, cwd: Path | None = None, stdin: str | None = None, env=None) -> CliRun:
+    """Run `pandora ARGUMENTS...` in a fresh Python process, as a user would."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "cli", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=cwd or REPOSITORY,
+        input=stdin,
+        env=env,
+        timeout=120,
+    )
+    return CliRun(completed.returncode, completed.stdout, completed.stderr)
+
+
+@pytest.fixture
+def pandora():
+    """Call as `pandora("inspect", path, "--json")`; returns a CliRun."""
+    return run_pandora
+
+
+@pytest.fixture
+def examples() -> Path:
+    """The bundled examples folder."""
+    return EXAMPLES
