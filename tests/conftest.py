@@ -29,7 +29,9 @@ class CliRun:
         return json.loads(self.stdout)
 
 
-def run_pandora(*arguments: str, cwd: Path | None = None, stdin: str | None = None, env=None) -> CliRun:
+def run_pandora(
+    *arguments: str, cwd: Path | None = None, stdin: str | None = None, env=None
+) -> CliRun:
     """Run `pandora ARGUMENTS...` in a fresh Python process, as a user would."""
     completed = subprocess.run(
         [sys.executable, "-m", "cli", *arguments],

@@ -3,10 +3,11 @@
 SQLite: opening with `mode=ro` alone still lets `ATTACH` and `VACUUM INTO`
 write files, so an authorizer allows only reading, attaching is limited to
 zero databases, strings and blobs are capped, and a progress handler stops
-the query at its deadline. DuckDB: a read-only connection with external
-access (files, extensions) disabled and the configuration locked, stopped by
-`interrupt()`. PostgreSQL: a read-only transaction with a statement timeout,
-always rolled back. Any other SQLAlchemy backend: a transaction rolled back.
+the query at its deadline. DuckDB: the loader opens every file read-only
+with `DUCKDB_READ_ONLY_CONFIG` (no files, no extensions, configuration
+locked); a timer calls `interrupt()` at the deadline. PostgreSQL: a read-only
+transaction with a statement timeout, always rolled back. Any other
+SQLAlchemy backend: a transaction rolled back.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ DUCKDB_READ_ONLY_CONFIG = {
     "enable_external_access": False,
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
+    "lock_configuration": True,
 }
 SQLITE_READ_ACTIONS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
@@ -64,15 +66,6 @@ def open_read_only_sqlite(path: str) -> sqlite3.Connection:
     """A locked-down read-only connection on a SQLite file."""
     connection = sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, check_same_thread=False)
     lock_down_sqlite(connection)
-    return connection
-
-
-def open_read_only_duckdb(path: str) -> Any:
-    """A read-only DuckDB connection with no access to files, network or extensions."""
-    import duckdb
-
-    connection = duckdb.connect(path, read_only=True, config=DUCKDB_READ_ONLY_CONFIG)
-    connection.execute("SET lock_configuration = true")
     return connection
 
 

@@ -48,13 +48,13 @@ class DatabaseTarget:
                     yield sqlite_connection.cursor()
             finally:
                 sqlite_connection.close()
-        elif self.dialect == "duckdb" and self.database.path:
-            duck = guarded.open_read_only_duckdb(self.database.path)
+        elif self.dialect == "duckdb":
+            raw = engine.raw_connection()  # read-only, no external access: see the loader
             try:
-                with guarded.duckdb_deadline(duck, timeout_seconds):
-                    yield duck.cursor()
+                with guarded.duckdb_deadline(raw.driver_connection, timeout_seconds):
+                    yield raw.driver_connection.cursor()
             finally:
-                duck.close()
+                raw.close()
         else:
             raw = engine.raw_connection()
             try:

@@ -95,17 +95,17 @@ def test_bad_files_get_one_line_errors_naming_the_file(tmp_path, name, content, 
 def test_missing_file_and_unknown_extension(tmp_path):
     with pytest.raises(BadInputError, match="no such file"):
         load_source(str(tmp_path / "nope.csv"))
-    with pytest.raises(BadInputError, match="unknown file extension '.xyz'"):
+    with pytest.raises(BadInputError, match=r"unknown file extension '\.xyz'"):
         load_source(str(write(tmp_path / "data.xyz", "a\n1\n")))
 
 
 def test_excel_every_sheet_is_a_table(tmp_path):
     path = tmp_path / "book.xlsx"
     with pd.ExcelWriter(path) as writer:
-        pd.DataFrame({"id": [1, 2], "name": ["x", "y"]}).to_excel(writer, sheet_name="People", index=False)
-        pd.DataFrame({"id": [1], "total": ["1,000"]}).to_excel(
-            writer, sheet_name="Order Totals", index=False
-        )
+        people = pd.DataFrame({"id": [1, 2], "name": ["x", "y"]})
+        people.to_excel(writer, sheet_name="People", index=False)
+        totals = pd.DataFrame({"id": [1], "total": ["1,000"]})
+        totals.to_excel(writer, sheet_name="Order Totals", index=False)
     source = load_source(str(path))
     assert sorted(source.handle) == ["Order_Totals", "People"]
     assert source.handle["Order_Totals"]["total"].iloc[0] == 1000
