@@ -1,0 +1,29 @@
+"""The executor: every program Pandora runs (pandas, NetworkX, SQL) runs here,
+in reusable worker processes that lock themselves down before running
+untrusted code. See docs/executor.md.
+
+`execute(code, workspace, representation)` uses a default pool shared by the
+process and shut down at exit; `executor_diagnostics()` says which isolation
+layers are active.
+"""
+
+from plugins.executor.api import default_pool, execute
+from plugins.executor.diagnostics import ExecutorDiagnostics, executor_diagnostics
+from plugins.executor.errors import ExecutorError, WorkerStartError
+from plugins.executor.lockdown import LockdownReport
+from plugins.executor.models import CodeError, ExecutionResult, Limits
+from plugins.executor.pool import ExecutorPool
+
+__all__ = [
+    "CodeError",
+    "ExecutionResult",
+    "ExecutorDiagnostics",
+    "ExecutorError",
+    "ExecutorPool",
+    "Limits",
+    "LockdownReport",
+    "WorkerStartError",
+    "default_pool",
+    "execute",
+    "executor_diagnostics",
+]

@@ -1,0 +1,36 @@
+"""`execute`: the one way Pandora runs generated code, on a process-wide pool."""
+
+from __future__ import annotations
+
+import atexit
+import threading
+
+from plugins.executor.models import ExecutionResult
+from plugins.executor.pool import ExecutorPool
+from plugins.model import Focus
+from plugins.workspace import Workspace
+
+_lock = threading.Lock()
+_pool: ExecutorPool | None = None
+
+
+def default_pool() -> ExecutorPool:
+    """The pool shared by this process, created on first use, shut down at exit."""
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ExecutorPool()
+            atexit.register(_pool.shutdown)
+        return _pool
+
+
+def execute(
+    code: str,
+    workspace: Workspace,
+    representation: str = "pandas",
+    focus: Focus | None = None,
+    timeout_seconds: float = 10.0,
+) -> ExecutionResult:
+    """Run `code` (Python or SQL, as `representation` says) on `workspace` in
+    a sandboxed worker; the program's failures come back in `result.error`."""
+    return default_pool().execute(code, workspace, representation, focus, timeout_seconds)
