@@ -4,6 +4,7 @@ import click
 
 from cli.inspect import inspect_command
 from cli.plugins import plugins_command
+from cli.run import run_command
 from cli.sql import sql_command
 
 
@@ -16,3 +17,4 @@ def main() -> None:
 main.add_command(inspect_command)
 main.add_command(sql_command)
 main.add_command(plugins_command)
+main.add_command(run_command)
