@@ -1,0 +1,65 @@
+"""Run as a script: lock this process down as a worker does, then try each
+forbidden operation with plain Python (no AST check, no restricted builtins)
+and print what happened as JSON. Used by test_kernel_layers.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import socket
+import sys
+
+from plugins.executor.lockdown import lock_down
+from plugins.executor.models import Limits
+
+
+def attempt(action) -> str:
+    """'allowed' or the name of the error the kernel answered with."""
+    try:
+        action()
+    except (OSError, MemoryError, ValueError) as error:
+        return type(error).__name__
+    return "allowed"
+
+
+def main() -> None:
+    directory, readable_file, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    report = lock_down(Limits(memory_mb=256), [readable_file])
+
+    def fork() -> None:
+        if os.fork() == 0:
+            os._exit(0)
+
+    outcomes = {
+        "fork": attempt(fork),
+        "execve": attempt(lambda: os.execv("/bin/true", ["true"])),
+        "socket": attempt(lambda: socket.create_connection(("127.0.0.1", port), timeout=1)),
+        "open_write": attempt(lambda: open(os.path.join(directory, "pwned"), "w")),
+        "open_create_readonly_flags": attempt(
+            lambda: os.open(os.path.join(directory, "pwned2"), os.O_CREAT | os.O_RDONLY)
+        ),
+        "unlink": attempt(lambda: os.unlink(readable_file)),
+        "read_outside": attempt(lambda: open("/etc/hostname").read()),
+        "read_source": "allowed" if open(readable_file).read() else "empty",
+        "raise_rlimit": attempt(
+            lambda: resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
+        ),
+        "memory": attempt(lambda: bytearray(512 * 1024 * 1024)),
+        "thread": "allowed" if _thread_works() else "refused",
+    }
+    print(json.dumps({"report": report.model_dump(), "outcomes": outcomes}))
+
+
+def _thread_works() -> bool:
+    import threading
+
+    box = []
+    thread = threading.Thread(target=lambda: box.append(1))
+    thread.start()
+    thread.join()
+    return box == [1]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""The kernel layers on their own: a process locked down as a worker is, then
+trying forbidden operations with plain Python (every Python-level layer
+bypassed), must be refused by the kernel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from plugins.executor.landlock import landlock_abi
+
+PROBE = Path(__file__).with_name("lockdown_probe.py")
+
+
+@pytest.fixture(scope="module")
+def probe(tmp_path_factory: pytest.TempPathFactory, listener) -> dict:
+    directory = tmp_path_factory.mktemp("kernel")
+    readable = directory / "data.csv"
+    readable.write_text("a,b\n1,2\n")
+    completed = subprocess.run(
+        [sys.executable, str(PROBE), str(directory), str(readable), str(listener.port)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    found = json.loads(completed.stdout)
+    found["directory"] = directory
+    return found
+
+
+def test_every_layer_is_active_on_this_machine(probe: dict) -> None:
+    report = probe["report"]
+    assert report["problems"] == []
+    assert report["seccomp"] is True
+    assert report["landlock_abi"] == landlock_abi() > 0
+    assert report["rlimits"]["RLIMIT_FSIZE"] == 0
+
+
+@pytest.mark.parametrize(
+    "operation",
+    ["fork", "execve", "socket", "open_write", "open_create_readonly_flags", "unlink",
+     "read_outside", "raise_rlimit", "memory"],
+)
+def test_the_kernel_refuses(probe: dict, operation: str) -> None:
+    assert probe["outcomes"][operation] in {"PermissionError", "OSError", "MemoryError",
+                                            "ValueError"}
+
+
+def test_nothing_reached_the_outside(probe: dict, listener) -> None:
+    assert sorted(p.name for p in probe["directory"].iterdir()) == ["data.csv"]
+    assert listener.connections == []
+
+
+def test_what_data_programs_need_still_works(probe: dict) -> None:
+    assert probe["outcomes"]["read_source"] == "allowed"
+    assert probe["outcomes"]["thread"] == "allowed"
