@@ -35,13 +35,13 @@ def main() -> None:
         "fork": attempt(fork),
         "execve": attempt(lambda: os.execv("/bin/true", ["true"])),
         "socket": attempt(lambda: socket.create_connection(("127.0.0.1", port), timeout=1)),
-        "open_write": attempt(lambda: open(os.path.join(directory, "pwned"), "w")),
+        "open_write": attempt(lambda: os.open(os.path.join(directory, "pwned"), os.O_WRONLY)),
         "open_create_readonly_flags": attempt(
             lambda: os.open(os.path.join(directory, "pwned2"), os.O_CREAT | os.O_RDONLY)
         ),
         "unlink": attempt(lambda: os.unlink(readable_file)),
-        "read_outside": attempt(lambda: open("/etc/hostname").read()),
-        "read_source": "allowed" if open(readable_file).read() else "empty",
+        "read_outside": attempt(lambda: os.open("/etc/hostname", os.O_RDONLY)),
+        "read_source": attempt(lambda: os.open(readable_file, os.O_RDONLY)),
         "raise_rlimit": attempt(
             lambda: resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
         ),

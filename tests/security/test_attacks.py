@@ -41,7 +41,7 @@ ATTACKS = {
     "function_globals": "def f(): pass\nresult = f.__globals__['__builtins__']",
     "lambda_globals": "result = (lambda: 0).__globals__",
     "generator_frame": "g = (i for i in [1])\nresult = g.gi_frame.f_back.f_globals",
-    "traceback_frame": "try:\n    1/0\nexcept Exception as e:\n    result = e.__traceback__.tb_frame",
+    "traceback_frame": "try:\n    1/0\nexcept Exception as e:\n    t = e.__traceback__.tb_frame",
     "coroutine_frame": "async def c(): pass\nresult = c().cr_frame",
     # format strings and getattr
     "format_attribute": "result = '{0.__class__.__mro__}'.format(people)",
@@ -93,11 +93,14 @@ SLOW = {"infinite_loop"}
 
 @pytest.mark.parametrize(
     "code",
-    [pytest.param(code, id=name, marks=[pytest.mark.slow] if name in SLOW else [])
-     for name, code in ATTACKS.items()],
+    [
+        pytest.param(code, id=name, marks=[pytest.mark.slow] if name in SLOW else [])
+        for name, code in ATTACKS.items()
+    ],
 )
 def test_attack_ends_in_a_clear_error_with_nothing_done(sandbox, code: str) -> None:
-    program = code.replace("DIR", str(sandbox.directory)).replace("PORT", str(sandbox.listener.port))
+    port = str(sandbox.listener.port)
+    program = code.replace("DIR", str(sandbox.directory)).replace("PORT", port)
     outcome = sandbox.run(program, timeout=2.0)
     assert outcome.result is None
     assert outcome.error is not None

@@ -43,12 +43,25 @@ def test_every_layer_is_active_on_this_machine(probe: dict) -> None:
 
 @pytest.mark.parametrize(
     "operation",
-    ["fork", "execve", "socket", "open_write", "open_create_readonly_flags", "unlink",
-     "read_outside", "raise_rlimit", "memory"],
+    [
+        "fork",
+        "execve",
+        "socket",
+        "open_write",
+        "open_create_readonly_flags",
+        "unlink",
+        "read_outside",
+        "raise_rlimit",
+        "memory",
+    ],
 )
 def test_the_kernel_refuses(probe: dict, operation: str) -> None:
-    assert probe["outcomes"][operation] in {"PermissionError", "OSError", "MemoryError",
-                                            "ValueError"}
+    assert probe["outcomes"][operation] in {
+        "PermissionError",
+        "OSError",
+        "MemoryError",
+        "ValueError",
+    }
 
 
 def test_nothing_reached_the_outside(probe: dict, listener) -> None:
