@@ -1,0 +1,156 @@
+"""`SparqlKnowledgeGraph`: a KG behind a SPARQL endpoint, read by queries.
+
+Nothing is downloaded up front; each hop costs two counting queries and one
+query per kept relation and direction, each bounded by `LIMIT` and ordered by
+`STR()` like the in-memory store, so both extract the same subgraph from the
+same data. Blank nodes cannot be named in a query, so they are reached but
+never expanded. Fuzzy label search is not available on an endpoint: linking
+there matches labels exactly (as written in the question, or title-cased),
+in the preferred languages or untagged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+from pyoxigraph import Literal, NamedNode
+
+from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Term, Triple
+from plugins.knowledge_graph.sparql_client import SparqlClient
+from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
+
+
+class SparqlKnowledgeGraph:
+    """The `KnowledgeGraph` interface answered by SPARQL queries."""
+
+    def __init__(self, location: str, client: SparqlClient, languages: tuple[str, ...]):
+        """`location` is how the user named the endpoint (for messages)."""
+        self.location = location
+        self.client = client
+        self.languages = languages
+
+    def relation_counts(self, frontier: Sequence[Node]) -> dict[RelationKey, int]:
+        """How many edges of each (predicate, direction) touch `frontier`."""
+        values = _values(frontier)
+        if not values:
+            return {}
+        counts: dict[RelationKey, int] = {}
+        patterns = {Direction.OUT: "?x ?p ?other", Direction.IN: "?other ?p ?x"}
+        for direction, pattern in patterns.items():
+            rows = self.client.select(
+                f"SELECT ?p (COUNT(*) AS ?n) WHERE {{ VALUES ?x {{ {values} }} {pattern} }} "
+                "GROUP BY ?p"
+            )
+            for row in rows:
+                counts[(row["p"], direction)] = int(row["n"].value)
+        return counts
+
+    def edges(
+        self, frontier: Sequence[Node], relations: Sequence[RelationKey] | None, limit: int
+    ) -> list[Triple]:
+        """Edges touching `frontier`, one query per (relation, direction)."""
+        values = _values(frontier)
+        if not values:
+            return []
+        if relations is None:
+            relations = sorted(
+                self.relation_counts(frontier),
+                key=lambda key: (key[0].value, key[1].value != "out"),
+            )
+        found: list[Triple] = []
+        for predicate, direction in relations:
+            remaining = limit - len(found)
+            if remaining <= 0:
+                break
+            pattern = (
+                f"?x {predicate} ?other" if direction is Direction.OUT else f"?other {predicate} ?x"
+            )
+            rows = self.client.select(
+                f"SELECT ?x ?other WHERE {{ VALUES ?x {{ {values} }} {pattern} }} "
+                f"ORDER BY STR(?x) STR(?other) LIMIT {remaining}"
+            )
+            for row in rows:
+                if direction is Direction.OUT:
+                    found.append((row["x"], predicate, row["other"]))
+                else:
+                    found.append((row["other"], predicate, row["x"]))
+        return found
+
+    def labels(self, nodes: Collection[Node]) -> dict[Node, list[tuple[NamedNode, Literal]]]:
+        """The (label predicate, label) pairs of each node that has any."""
+        values = _values(nodes)
+        if not values:
+            return {}
+        predicates = " ".join(str(p) for p in LABEL_PREDICATES)
+        rows = self.client.select(
+            f"SELECT ?x ?p ?l WHERE {{ VALUES ?x {{ {values} }} VALUES ?p {{ {predicates} }} "
+            "?x ?p ?l FILTER(isLiteral(?l)) }"
+        )
+        found: dict[Node, list[tuple[NamedNode, Literal]]] = {}
+        for row in rows:
+            found.setdefault(row["x"], []).append((row["p"], row["l"]))
+        return found
+
+    def types(self, nodes: Collection[Node]) -> dict[Node, list[Node]]:
+        """The rdf:type objects of each node that has any."""
+        values = _values(nodes)
+        if not values:
+            return {}
+        rows = self.client.select(
+            f"SELECT ?x ?t WHERE {{ VALUES ?x {{ {values} }} ?x {RDF_TYPE} ?t "
+            "FILTER(!isLiteral(?t)) }"
+        )
+        found: dict[Node, list[Node]] = {}
+        for row in rows:
+            found.setdefault(row["x"], []).append(row["t"])
+        return found
+
+    def find_by_labels(self, texts: Collection[str]) -> dict[str, list[Node]]:
+        """Entities labelled exactly `text` (or its title case), preferred
+        languages or untagged; classes and predicates left out."""
+        variants: dict[Literal, set[str]] = {}
+        for text in texts:
+            for form in {text, text.title()}:
+                for language in (*self.languages, None):
+                    literal = Literal(form, language=language) if language else Literal(form)
+                    variants.setdefault(literal, set()).add(text)
+        if not variants:
+            return {}
+        predicates = " ".join(str(p) for p in LABEL_PREDICATES)
+        rows = self.client.select(
+            "SELECT DISTINCT ?x ?l WHERE { "
+            f"VALUES ?l {{ {' '.join(str(v) for v in variants)} }} "
+            f"VALUES ?p {{ {predicates} }} ?x ?p ?l "
+            f"FILTER NOT EXISTS {{ ?instance {RDF_TYPE} ?x }} "
+            "FILTER NOT EXISTS { ?s ?x ?o } }"
+        )
+        found: dict[str, list[Node]] = {}
+        for row in rows:
+            for text in variants.get(row["l"], ()):
+                if row["x"] not in found.setdefault(text, []):
+                    found[text].append(row["x"])
+        return found
+
+    def similar_labels(
+        self, texts: Collection[str], cutoff: float, limit: int
+    ) -> list[tuple[str, str, float, list[Node]]]:
+        """Always empty: fuzzy search over an endpoint's labels is not offered."""
+        return []
+
+    def resolve(self, text: str) -> list[Node]:
+        """The IRI `text` names if the endpoint knows it, else exact label matches."""
+        text = text.strip()
+        iri = text[1:-1] if text.startswith("<") and text.endswith(">") else text
+        if "://" in iri or iri.startswith("urn:"):
+            try:
+                node = NamedNode(iri)
+            except ValueError:
+                return []
+            known = self.client.ask(f"ASK {{ {{ {node} ?p ?o }} UNION {{ ?s ?p {node} }} }}")
+            return [node] if known else []
+        return self.find_by_labels([text]).get(text, [])
+
+
+def _values(nodes: Iterable[Term]) -> str:
+    """IRIs for a VALUES clause (blank nodes cannot be named in a query)."""
+    return " ".join(sorted({str(node) for node in nodes if isinstance(node, NamedNode)}))
