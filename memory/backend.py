@@ -1,0 +1,82 @@
+"""Opening Chroma: a local `PersistentClient` or a shared `HttpClient`.
+
+A store that cannot be read (a damaged file, a store written by a newer
+Chroma or Pandora) is reported in one line and never written to: Pandora
+checks the SQLite header before Chroma opens the folder, and opens nothing
+when the check fails.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import chromadb
+from chromadb.api import ClientAPI
+
+from memory.locking import WriteLock
+from memory.settings import MemorySettings
+from plugins.errors import BadInputError
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+CHROMA_FILE = "chroma.sqlite3"
+LOCK_FILE = "write.lock"
+
+
+class MemoryStoreError(BadInputError):
+    """The store cannot be used as it is; it was left untouched."""
+
+
+def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
+    """A Chroma client for `settings` and the write lock that goes with it."""
+    chroma_settings = chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
+    if settings.server_url:
+        return _http_client(settings.server_url, chroma_settings), WriteLock(None)
+    folder = settings.store_path
+    check_local_store(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings)
+    except OSError as error:
+        raise MemoryStoreError(f"memory store {folder}: cannot open: {error}") from error
+    except Exception as error:  # Chroma's own errors: migrations, damaged segments
+        raise MemoryStoreError(
+            f"memory store {folder} is unreadable ({_one_line(error)}); "
+            "it was left unchanged: move it away to start a new one"
+        ) from error
+    return client, WriteLock(folder / LOCK_FILE)
+
+
+def check_local_store(folder: Path) -> None:
+    """Refuse a folder that is not a directory or whose database is not SQLite."""
+    if folder.exists() and not folder.is_dir():
+        raise MemoryStoreError(f"memory store {folder} is not a folder")
+    database = folder / CHROMA_FILE
+    if not database.exists():
+        return
+    with open(database, "rb") as handle:
+        header = handle.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
+        raise MemoryStoreError(
+            f"memory store {database} is damaged (not an SQLite database); "
+            "it was left unchanged: restore it from an export or move it away"
+        )
+
+
+def _http_client(url: str, chroma_settings: chromadb.Settings) -> ClientAPI:
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise BadInputError(f"PANDORA_MEMORY_URL={url!r}: expected http(s)://host:port")
+    try:
+        return chromadb.HttpClient(
+            host=parts.hostname,
+            port=parts.port or (443 if parts.scheme == "https" else 8000),
+            ssl=parts.scheme == "https",
+            settings=chroma_settings,
+        )
+    except Exception as error:  # connection refused, TLS, version mismatch
+        raise MemoryStoreError(f"memory server {url} is unreachable: {_one_line(error)}") from error
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__

@@ -1,0 +1,190 @@
+"""Retrieving demonstrations for a question, and the program cache.
+
+Three modes, as in the Pandora paper's ablations (its Table 4):
+- `cross` (default): the K most similar demonstrations from every task, so a
+  table question may borrow a knowledge-graph demonstration;
+- `same`: the K most similar among demonstrations of the question's own
+  kind (table, database or kg);
+- `random`: K demonstrations drawn at random (seeded by the question, so the
+  same question draws the same ones).
+
+Negative (failed) and stale demonstrations are never returned.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from memory.fingerprints import question_key
+from memory.models import (
+    VERIFICATION_RANK,
+    Demonstration,
+    RetrievalMode,
+    ScoredDemonstration,
+    Verification,
+)
+from memory.settings import MemorySettings
+from memory.store import DemonstrationStore
+from plugins.errors import BadInputError
+
+DEFAULT_K = 5
+OVERFETCH = 10
+MIN_OVERFETCH = 100
+CACHE_NEIGHBOURS = 20
+TIE_TOLERANCE = 1e-6
+MODES: tuple[RetrievalMode, ...] = ("cross", "same", "random")
+
+
+def retrieve_demonstrations(
+    question: str,
+    k: int = DEFAULT_K,
+    *,
+    kind: str | None = None,
+    mode: RetrievalMode = "cross",
+    representation: str | None = None,
+    store: DemonstrationStore | None = None,
+) -> list[ScoredDemonstration]:
+    """The K demonstrations to show the LLM for `question`, best first.
+
+    This is the agent's one call. `kind` is the kind of the question's source
+    (`table`, `database`, `kg`): `same` mode keeps that kind only, `cross`
+    mode ignores it. `representation` keeps demonstrations written for one
+    representation only. The store is the configured one unless given.
+    """
+    return search_demonstrations(
+        store or default_store(),
+        question,
+        k,
+        kind=kind,
+        mode=mode,
+        representation=representation,
+    )
+
+
+@cache
+def _store_for(settings: MemorySettings) -> DemonstrationStore:
+    return DemonstrationStore.open(settings)
+
+
+def default_store() -> DemonstrationStore:
+    """The store the environment configures, opened once per process."""
+    return _store_for(MemorySettings.from_env())
+
+
+def search_demonstrations(
+    store: DemonstrationStore,
+    question: str,
+    k: int = 10,
+    *,
+    kind: str | None = None,
+    mode: RetrievalMode = "cross",
+    representation: str | None = None,
+    dataset: str | None = None,
+    min_verified: Verification = "unverified",
+) -> list[ScoredDemonstration]:
+    """Search `store` for `question` (see the module docstring for modes).
+
+    Filters (kind in `same` mode, representation, dataset, minimum
+    verification) are applied to an over-fetched unfiltered neighbourhood
+    first, and only when that leaves fewer than `k` does Chroma run the much
+    slower filtered query.
+    """
+    if mode not in MODES:
+        raise BadInputError(f"unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}")
+    if mode == "same" and not kind:
+        raise BadInputError("retrieval mode 'same' needs the question's kind (--kind)")
+    if k < 1:
+        raise BadInputError(f"k must be at least 1, not {k}")
+    if min_verified not in VERIFICATION_RANK:
+        raise BadInputError(f"unknown verification level {min_verified!r}")
+    wanted = _wanted_metadata(kind if mode == "same" else None, representation, dataset)
+    min_rank = VERIFICATION_RANK[min_verified]
+    vector = store.embed_questions([question])[0]
+    if mode == "random":
+        return _random_demonstrations(store, question, vector, k, _where(wanted, min_rank))
+    if not wanted and not min_rank:
+        hits = store.nearest(vector, k)
+    else:
+        hits = [
+            hit
+            for hit in store.nearest(vector, max(k * OVERFETCH, MIN_OVERFETCH))
+            if _matches(hit.metadata, wanted, min_rank)
+        ]
+        if len(hits) < k and store.retrievable_count() > max(k * OVERFETCH, MIN_OVERFETCH):
+            hits = store.nearest(vector, k, _where(wanted, min_rank))
+    return [ScoredDemonstration(demonstration=h.demonstration, score=h.score) for h in hits[:k]]
+
+
+def _random_demonstrations(
+    store: DemonstrationStore,
+    question: str,
+    vector: np.ndarray,
+    k: int,
+    where: dict[str, Any] | None,
+) -> list[ScoredDemonstration]:
+    store.require_matching_embedding()
+    ids = sorted(store.retrievable_ids(where))
+    chosen = random.Random(question_key(question)).sample(ids, min(k, len(ids)))
+    records = store.retrievable_vectors(chosen)
+    return [
+        ScoredDemonstration(demonstration=records[i][0], score=float(records[i][1] @ vector))
+        for i in chosen
+        if i in records
+    ]
+
+
+def find_cached_program(
+    store: DemonstrationStore,
+    question: str,
+    schema_fingerprint: str,
+    representation: str | None = None,
+) -> Demonstration | None:
+    """A verified demonstration of exactly this question on exactly this schema.
+
+    The program cache: when it returns one, its code can be run again without
+    asking the LLM (the caller reports the answer as coming from the cache).
+    Only retrievable demonstrations verified by execution, a person or a gold
+    answer qualify; the best-verified, most recent one wins. The same question
+    embeds to the same vector, so its matches are among the nearest records;
+    only when those are all ties does the (slower) metadata lookup run.
+    """
+    wanted = {"question_key": question_key(question), "schema_fingerprint": schema_fingerprint}
+    if representation:
+        wanted["representation"] = representation
+    min_rank = VERIFICATION_RANK["executed"]
+    vector = store.embed_questions([question])[0]
+    hits = store.nearest(vector, CACHE_NEIGHBOURS)
+    candidates = [h.demonstration for h in hits if _matches(h.metadata, wanted, min_rank)]
+    all_ties = len(hits) == CACHE_NEIGHBOURS and hits[-1].score > 1.0 - TIE_TOLERANCE
+    if not candidates and all_ties:
+        where = _where(wanted, min_rank)
+        candidates = [d for d in store.find(where) if d.retrievable]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda d: (VERIFICATION_RANK[d.verified], d.created_at))
+
+
+def _wanted_metadata(
+    kind: str | None, representation: str | None, dataset: str | None
+) -> dict[str, str]:
+    wanted = {"kind": kind, "representation": representation, "dataset": dataset}
+    return {key: value for key, value in wanted.items() if value}
+
+
+def _matches(metadata: dict[str, Any], wanted: dict[str, str], min_rank: int) -> bool:
+    if int(metadata.get("verified_rank", 0)) < min_rank:
+        return False
+    return all(metadata.get(key) == value for key, value in wanted.items())
+
+
+def _where(wanted: dict[str, str], min_rank: int) -> dict[str, Any] | None:
+    conditions: list[dict[str, Any]] = [{key: value} for key, value in wanted.items()]
+    if min_rank:
+        conditions.append({"verified_rank": {"$gte": min_rank}})
+    if not conditions:
+        return None
+    return conditions[0] if len(conditions) == 1 else {"$and": conditions}

@@ -1,0 +1,188 @@
+"""Verifying a demonstration by running its code on its sources.
+
+Code runs only in the executor (`plugins.executor.execute`): never in this
+process. The verification level says what was established:
+- `gold`: it ran and returned the expected answer given with it;
+- `approved`: it ran and returned rows, and a person approved it;
+- `executed`: it ran and returned rows;
+- `unverified`: it was not shown to work (kept only when asked to).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory.fingerprints import schema_fingerprint
+from memory.models import Demonstration, FocusSpec, Kind, Verification
+from plugins import Focus, Workspace, get_registry, load_source
+from plugins.sources import url_scheme
+
+DEFAULT_TIMEOUT_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class VerificationOutcome:
+    """What running a demonstration's code established.
+
+    `problem` is None when the demonstration passed, else one line saying why
+    it would be refused (the code failed, returned nothing, or differed from
+    the expected answer).
+    """
+
+    verified: Verification
+    answer: list[list[str]]
+    problem: str | None
+
+    @property
+    def passed(self) -> bool:
+        """Whether the code ran and its answer was accepted."""
+        return self.problem is None
+
+
+def open_workspace(locations: Sequence[str], base_dir: Path | None = None) -> Workspace:
+    """A workspace of the sources at `locations` (relative paths against `base_dir`)."""
+    return Workspace.of(load_source(resolve_location(loc, base_dir)) for loc in locations)
+
+
+def resolve_location(location: str, base_dir: Path | None = None) -> str:
+    """A URL as it is; a relative path made absolute against `base_dir` (or the
+    current folder), so the same file is recognised however it was named."""
+    if url_scheme(location):
+        return location
+    path = Path(location).expanduser()
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    return str(path.resolve())
+
+
+def to_focus(spec: FocusSpec | None, question: str) -> Focus | None:
+    """The plugins' `Focus` for a stored focus (None when there is none)."""
+    if spec is None:
+        return None
+    return Focus(question=question, entities=tuple(spec.entities), hops=spec.hops)
+
+
+def structure_schema(workspace: Workspace, representation: str, focus: Focus | None) -> str:
+    """The structure-only schema the LLM sees for `workspace` in `representation`."""
+    return get_registry().representation(representation).render_schema(workspace, focus)
+
+
+def workspace_kind(workspace: Workspace) -> Kind:
+    """The kind of a question over `workspace`: kg or database when any source
+    is one, else table."""
+    kinds = {source.kind for source in workspace.sources}
+    for kind in ("kg", "database"):
+        if kind in kinds:
+            return kind  # type: ignore[return-value]
+    return "table"
+
+
+def verify_code(
+    code: str,
+    workspace: Workspace,
+    representation: str,
+    focus: Focus | None = None,
+    expected: list[list[str]] | None = None,
+    approved: bool = False,
+    timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
+) -> VerificationOutcome:
+    """Run `code` in the executor and judge its answer (see the module docstring)."""
+    from plugins.executor import execute
+
+    run = execute(
+        code,
+        workspace,
+        representation=representation,
+        focus=focus,
+        timeout_seconds=timeout_seconds,
+    )
+    if run.error is not None:
+        problem = f"the code failed: {run.error.type}: {run.error.message}"
+        if run.error.line:
+            problem += f" (line {run.error.line})"
+        return VerificationOutcome("unverified", [], problem)
+    answer = run.result or []
+    if expected is not None:
+        if answers_match(answer, expected):
+            return VerificationOutcome("gold", answer, None)
+        return VerificationOutcome(
+            "unverified",
+            answer,
+            f"the answer differs from the expected one: got {_short(answer)}, "
+            f"expected {_short(expected)}",
+        )
+    if not answer:
+        return VerificationOutcome("unverified", answer, "the code returned no rows")
+    return VerificationOutcome("approved" if approved else "executed", answer, None)
+
+
+def build_demonstration(
+    *,
+    question: str,
+    code: str,
+    locations: Sequence[str],
+    representation: str,
+    reasoning: str = "",
+    focus: FocusSpec | None = None,
+    expected: list[list[str]] | None = None,
+    approved: bool = False,
+    dataset: str = "",
+    base_dir: Path | None = None,
+) -> tuple[Demonstration, VerificationOutcome]:
+    """Load the sources, render the schema, run the code, and return the
+    demonstration with the verification it earned (the caller decides whether
+    a failed verification is stored as `unverified` or refused)."""
+    workspace = open_workspace(locations, base_dir)
+    plugin_focus = to_focus(focus, question)
+    schema = structure_schema(workspace, representation, plugin_focus)
+    outcome = verify_code(code, workspace, representation, plugin_focus, expected, approved)
+    answer = outcome.answer if outcome.passed or expected is None else expected
+    demonstration = Demonstration(
+        question=question,
+        kind=workspace_kind(workspace),
+        representation=representation,
+        schema=schema,
+        schema_fingerprint=schema_fingerprint(schema),
+        reasoning=reasoning,
+        code=code,
+        answer=answer,
+        dataset=dataset,
+        verified=outcome.verified,
+        sources=list(locations),
+        focus=focus,
+    )
+    return demonstration, outcome
+
+
+def answers_match(got: list[list[str]], expected: list[list[str]]) -> bool:
+    """Whether two answers hold the same rows, in any order.
+
+    Cells compare after trimming and case-folding; numbers compare by value
+    ("3", "3.0" and "3.000" are equal; floats to 6 decimal places).
+    """
+    return sorted(_row_key(row) for row in got) == sorted(_row_key(row) for row in expected)
+
+
+def _row_key(row: list[str]) -> tuple[str, ...]:
+    return tuple(_cell_key(cell) for cell in row)
+
+
+def _cell_key(cell: str) -> str:
+    text = str(cell).strip()
+    try:
+        number = float(text.replace(",", "")) if text else math.nan
+    except ValueError:
+        return text.casefold()
+    if math.isnan(number):
+        return text.casefold()
+    if number.is_integer() and abs(number) < 1e15:
+        return str(int(number))
+    return repr(round(number, 6))
+
+
+def _short(answer: list[list[str]], limit: int = 120) -> str:
+    text = repr(answer)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
