@@ -2,6 +2,7 @@
 
 import click
 
+from cli.graph import graph_command
 from cli.inspect import inspect_command
 from cli.plugins import plugins_command
 from cli.run import run_command
@@ -18,3 +19,4 @@ main.add_command(inspect_command)
 main.add_command(sql_command)
 main.add_command(plugins_command)
 main.add_command(run_command)
+main.add_command(graph_command)

@@ -75,9 +75,9 @@ def focus_subgraph(
 ) -> Subgraph:
     """The subgraph `focus` asks for: its entities (resolved), else the
     entities linked in its question; cached per (graph, focus, limits)."""
-    if not 1 <= focus.hops <= MAX_HOPS:
+    if not 0 <= focus.hops <= MAX_HOPS:
         raise BadInputError(
-            f"{kg.location}: hops must be between 1 and {MAX_HOPS}, got {focus.hops}"
+            f"{kg.location}: hops must be between 0 and {MAX_HOPS}, got {focus.hops}"
         )
     return _cached_subgraph(kg, focus, limits)
 

@@ -1,0 +1,89 @@
+"""The `networkx` representation (KG2Code): a KG subgraph as NetworkX code.
+
+The LLM sees the question's subgraph as the code that builds it
+(`graph = nx.MultiDiGraph()`, `graph.add_edge(head, tail, relation=...)`)
+and completes `KGQA(question, graph)`; the executor runs it with `graph`,
+`nx` and `question` (see `namespace`). When the code cannot run, the answer
+in its last comment line is the soft answer (`parse_soft_answer`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import networkx as nx
+
+from plugins.errors import BadInputError
+from plugins.hookspecs import hookimpl
+from plugins.knowledge_graph.subgraph import Subgraph, focus_subgraph
+from plugins.model import Focus
+from plugins.networkx_kg.graph_code import GraphElements, build_graph, graph_code, graph_elements
+from plugins.networkx_kg.prompts import KG2CODE_GUIDANCE, KG2CODE_TEMPLATE
+from plugins.networkx_kg.soft_answer import parse_soft_answer
+from plugins.workspace import Workspace
+
+__all__ = [
+    "KG2CODE_GUIDANCE",
+    "KG2CODE_TEMPLATE",
+    "NetworkxRepresentation",
+    "parse_soft_answer",
+    "workspace_subgraphs",
+]
+
+
+def workspace_subgraphs(workspace: Workspace, focus: Focus) -> list[Subgraph]:
+    """The focus subgraph of every KG source of `workspace`."""
+    kg_sources = [source for source in workspace.sources if source.kind == "kg"]
+    if not kg_sources:
+        raise BadInputError("the networkx representation needs a knowledge-graph source")
+    return [focus_subgraph(source.handle, focus) for source in kg_sources]
+
+
+class NetworkxRepresentation:
+    """KG subgraphs as NetworkX code; generated code defines `KGQA(question, graph)`."""
+
+    name = "networkx"
+    description = "the question's KG subgraph as NetworkX code; code defines KGQA(question, graph)"
+    kinds = ("kg",)
+    language = "python"
+
+    def render_schema(
+        self, workspace: Workspace, focus: Focus | None = None, values: int = 0
+    ) -> str:
+        """The code building the focus subgraph (the graph is its own values,
+        so `values` changes nothing)."""
+        subgraphs = workspace_subgraphs(workspace, focus or Focus())
+        return graph_code(_elements(workspace, focus or Focus()), _topic_comment(subgraphs))
+
+    def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
+        """`graph` (the focus subgraph), `nx` and `question`. Without a focus
+        (the executor warming a worker up) the graph is empty."""
+        if focus is None:
+            return {"graph": nx.MultiDiGraph(), "nx": nx, "question": None}
+        return {
+            "graph": build_graph(_elements(workspace, focus)),
+            "nx": nx,
+            "question": focus.question,
+        }
+
+
+def _elements(workspace: Workspace, focus: Focus) -> list[GraphElements]:
+    key = ("networkx", focus)
+    if key not in workspace.cache:
+        workspace.cache[key] = [graph_elements(s) for s in workspace_subgraphs(workspace, focus)]
+    return workspace.cache[key]
+
+
+def _topic_comment(subgraphs: list[Subgraph]) -> str:
+    topic = [s.names.entities[node] for s in subgraphs for node in s.topic_entities]
+    lines = [f"topic entities: {', '.join(topic)}"]
+    if any(s.truncated for s in subgraphs):
+        lines.append("some hops were cut at the triple cap: the graph may be incomplete")
+    return "\n".join(lines)
+
+
+@hookimpl
+def register_representations(register: Callable[..., None]) -> None:
+    """The built-in `networkx` representation."""
+    register(NetworkxRepresentation())
