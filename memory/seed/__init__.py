@@ -11,6 +11,7 @@ one of them.
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,6 +23,13 @@ if TYPE_CHECKING:
 
 SEED_DIR = Path(__file__).parent
 SEED_DATASET = "pandora-examples"
+
+
+def examples_dir() -> Path:
+    """The folder the seeds' sources are relative to: `PANDORA_EXAMPLES`, else
+    the repository's examples/ (next to the `memory` package)."""
+    configured = os.environ.get("PANDORA_EXAMPLES")
+    return Path(configured) if configured else SEED_DIR.parents[1] / "examples"
 
 
 def seed_files() -> list[Path]:
