@@ -4,6 +4,7 @@ import click
 
 from cli.graph import graph_command
 from cli.inspect import inspect_command
+from cli.memory import memory_group
 from cli.plugins import plugins_command
 from cli.run import run_command
 from cli.sql import sql_command
@@ -20,3 +21,4 @@ main.add_command(sql_command)
 main.add_command(plugins_command)
 main.add_command(run_command)
 main.add_command(graph_command)
+main.add_command(memory_group)

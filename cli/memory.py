@@ -1,0 +1,355 @@
+"""`pandora memory ...`: add, search, list, stats, export, import, reindex, verify.
+
+Shapes follow DESIGN.md's CLI contract. A command that fails leaves the store
+as it was: `add` verifies before it opens the store, `import --on-error stop`
+validates every line before it writes one, `export` writes a temporary file
+and renames it into place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+from pydantic import ValidationError
+
+from cli.output import json_option, print_json, reports_errors
+from memory.models import VERIFICATIONS, Demonstration, FocusSpec
+from memory.retrieval import MODES, search_demonstrations
+from memory.settings import MemorySettings
+from memory.staleness import recheck_demonstrations
+from memory.store import DemonstrationStore
+from memory.verification import build_demonstration
+from plugins.errors import BadInputError, PandoraError
+
+
+class DemonstrationRefused(PandoraError):
+    """`memory add` ran the code and it did not earn a verification."""
+
+
+@click.group("memory")
+def memory_group() -> None:
+    """The demonstration memory: verified examples retrieved for every question."""
+
+
+def _open_store(load_seed: bool = True) -> DemonstrationStore:
+    return DemonstrationStore.open(MemorySettings.from_env(), load_seed=load_seed)
+
+
+@memory_group.command("add")
+@click.option("--question", required=True, help="The question the code answers.")
+@click.option("--code", "code_file", required=True, help="File with the code, or - for stdin.")
+@click.option("--source", "sources", multiple=True, required=True, help="Source path or URL.")
+@click.option("--representation", default="pandas", show_default=True)
+@click.option("--reasoning", default="", help="The reasoning steps, as text.")
+@click.option("--answer", "answer_json", help="The expected answer as JSON (rows or a value).")
+@click.option("--entities", multiple=True, help="KG topic entity (repeat for several).")
+@click.option("--hops", type=click.IntRange(0, 4), default=2, show_default=True)
+@click.option("--dataset", default="", help="Which dataset or task it belongs to.")
+@click.option("--approved", is_flag=True, help="A person checked the answer.")
+@click.option("--unverified", is_flag=True, help="Keep it even if the code fails or differs.")
+@json_option
+@reports_errors
+def add_command(
+    question: str,
+    code_file: str,
+    sources: tuple[str, ...],
+    representation: str,
+    reasoning: str,
+    answer_json: str | None,
+    entities: tuple[str, ...],
+    hops: int,
+    dataset: str,
+    approved: bool,
+    unverified: bool,
+    as_json: bool,
+) -> None:
+    """Run the code on the sources and store it as a demonstration.
+
+    It is refused when the code fails, returns nothing, or differs from
+    --answer, unless --unverified is given.
+    """
+    code = _read_code(code_file)
+    expected = parse_answer(answer_json) if answer_json is not None else None
+    demonstration, outcome = build_demonstration(
+        question=question,
+        code=code,
+        locations=list(sources),
+        representation=representation,
+        reasoning=reasoning,
+        focus=FocusSpec(entities=list(entities), hops=hops) if entities else None,
+        expected=expected,
+        approved=approved,
+        dataset=dataset,
+    )
+    if not outcome.passed and not unverified:
+        raise DemonstrationRefused(f"not added: {outcome.problem} (use --unverified to keep it)")
+    demonstration.sources = [_absolute(s) for s in sources]
+    result = _open_store().add(demonstration)
+    payload = {
+        "id": result.id,
+        "verified": result.verified,
+        "answer": demonstration.answer,
+        "added": result.added,
+    }
+    if outcome.problem:
+        payload["problem"] = outcome.problem
+    if as_json:
+        print_json(payload)
+    else:
+        state = "added" if result.added else "already stored"
+        click.echo(f"{result.id} {state} ({result.verified}): {demonstration.answer}")
+
+
+@memory_group.command("search")
+@click.argument("question")
+@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--kind", type=click.Choice(["table", "database", "kg"]))
+@click.option("--mode", type=click.Choice(MODES), default="cross", show_default=True)
+@click.option("--representation", help="Only demonstrations for this representation.")
+@json_option
+@reports_errors
+def search_command(
+    question: str,
+    k: int,
+    kind: str | None,
+    mode: str,
+    representation: str | None,
+    as_json: bool,
+) -> None:
+    """The K demonstrations most similar to QUESTION (--kind is the question's
+    kind: `same` mode keeps only that kind)."""
+    hits = search_demonstrations(
+        _open_store(), question, k, kind=kind, mode=mode, representation=representation
+    )
+    if as_json:
+        print_json({"demonstrations": [hit.summary() for hit in hits]})
+        return
+    for hit in hits:
+        demo = hit.demonstration
+        click.echo(f"{hit.score:.3f}  [{demo.kind}/{demo.representation}] {demo.question}")
+
+
+@memory_group.command("list")
+@click.option("--kind", type=click.Choice(["table", "database", "kg"]))
+@click.option("--representation")
+@click.option("--dataset")
+@click.option("--verified", type=click.Choice(VERIFICATIONS))
+@click.option("--limit", type=click.IntRange(min=1), help="Show at most N.")
+@json_option
+@reports_errors
+def list_command(
+    kind: str | None,
+    representation: str | None,
+    dataset: str | None,
+    verified: str | None,
+    limit: int | None,
+    as_json: bool,
+) -> None:
+    """List stored demonstrations (negative and stale ones included, marked)."""
+    filters = {"kind": kind, "representation": representation, "dataset": dataset}
+    filters["verified"] = verified
+    conditions: list[dict[str, Any]] = [{k: v} for k, v in filters.items() if v]
+    where = (
+        None if not conditions else conditions[0] if len(conditions) == 1 else {"$and": conditions}
+    )
+    demonstrations = _open_store().find(where, limit)
+    rows = [
+        {
+            "id": d.id,
+            "question": d.question,
+            "kind": d.kind,
+            "representation": d.representation,
+            "verified": d.verified,
+            "dataset": d.dataset,
+            "negative": d.negative,
+            "stale": d.stale,
+        }
+        for d in demonstrations
+    ]
+    if as_json:
+        print_json({"demonstrations": rows, "count": len(rows)})
+        return
+    for row in rows:
+        marks = " (negative)" * row["negative"] + " (stale)" * row["stale"]
+        click.echo(f"{row['id']}  [{row['kind']}/{row['representation']}] {row['question']}{marks}")
+
+
+@memory_group.command("stats")
+@json_option
+@reports_errors
+def stats_command(as_json: bool) -> None:
+    """How many demonstrations, by kind, verification and representation."""
+    stats = _open_store().stats()
+    payload = {
+        "count": stats.count,
+        "by_kind": stats.by_kind,
+        "embedding": stats.embedding,
+        "by_verified": stats.by_verified,
+        "by_representation": stats.by_representation,
+        "negative": stats.negative,
+        "stale": stats.stale,
+        "location": stats.location,
+    }
+    if as_json:
+        print_json(payload)
+        return
+    for key, value in payload.items():
+        click.echo(f"{key}: {value}")
+
+
+@memory_group.command("export")
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@reports_errors
+def export_command(file: str, as_json: bool) -> None:
+    """Write every demonstration to FILE as JSONL (one per line)."""
+    target = Path(file)
+    if not target.parent.exists():
+        raise BadInputError(f"{file}: folder {target.parent} does not exist")
+    store = _open_store()
+    with tempfile.NamedTemporaryFile(
+        "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
+    ) as handle:
+        temporary = Path(handle.name)
+        try:
+            count = 0
+            for demonstration in store.iter_all():
+                handle.write(demonstration.to_json_line() + "\n")
+                count += 1
+        except BaseException:
+            handle.close()
+            temporary.unlink(missing_ok=True)
+            raise
+    os.replace(temporary, target)
+    if as_json:
+        print_json({"exported": count, "file": str(target)})
+    else:
+        click.echo(f"exported {count} demonstrations to {target}")
+
+
+@memory_group.command("import")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--on-error",
+    type=click.Choice(["skip", "stop"]),
+    default="stop",
+    show_default=True,
+    help="A line that does not validate: skip it, or import nothing.",
+)
+@json_option
+@reports_errors
+def import_command(file: str, on_error: str, as_json: bool) -> None:
+    """Add the demonstrations of a JSONL FILE (duplicates are skipped by id)."""
+    demonstrations, problems = read_jsonl(Path(file))
+    if problems and on_error == "stop":
+        line, message = problems[0]
+        raise BadInputError(
+            f"{file}:{line}: {message} ({len(problems)} invalid lines; nothing imported; "
+            "--on-error skip imports the valid ones)"
+        )
+    for line, message in problems:
+        click.echo(f"pandora: warning: {file}:{line}: skipped: {message}", err=True)
+    counts = _open_store().add_many(demonstrations)
+    payload = {
+        "imported": counts.added,
+        "replaced": counts.replaced,
+        "duplicates": counts.duplicates,
+        "skipped": [{"line": line, "error": message} for line, message in problems],
+    }
+    if as_json:
+        print_json(payload)
+    else:
+        click.echo(
+            f"imported {counts.added}, replaced {counts.replaced}, "
+            f"duplicates {counts.duplicates}, skipped {len(problems)}"
+        )
+
+
+@memory_group.command("reindex")
+@json_option
+@reports_errors
+def reindex_command(as_json: bool) -> None:
+    """Re-embed every demonstration with the configured embedding (PANDORA_EMBEDDING)."""
+    store = _open_store(load_seed=False)
+    previous = store.recorded_embedding
+    count = store.reindex()
+    payload = {"reindexed": count, "embedding": store.embedding_identity, "previous": previous}
+    if as_json:
+        print_json(payload)
+    else:
+        click.echo(f"re-embedded {count} demonstrations: {previous} -> {store.embedding_identity}")
+
+
+@memory_group.command("verify")
+@click.option("--source", "sources", multiple=True, help="Only demonstrations on these sources.")
+@click.option("--no-rerun", is_flag=True, help="Flag changed schemas stale without re-running.")
+@json_option
+@reports_errors
+def verify_command(sources: tuple[str, ...], no_rerun: bool, as_json: bool) -> None:
+    """Recheck demonstrations against their sources' current schemas: re-run
+    those whose schema changed, and flag stale those that no longer pass."""
+    report = recheck_demonstrations(
+        _open_store(), only_sources=list(sources) or None, reverify=not no_rerun
+    )
+    if as_json:
+        print_json(report.summary())
+    else:
+        for key, value in report.summary().items():
+            click.echo(f"{key}: {value}")
+
+
+def parse_answer(text: str) -> list[list[str]]:
+    """An expected answer from JSON: rows, a list of values, or one value."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BadInputError(f"--answer is not valid JSON: {error}") from error
+    if not isinstance(value, list):
+        return [[_cell(value)]]
+    return [[_cell(c) for c in item] if isinstance(item, list) else [_cell(item)] for item in value]
+
+
+def _cell(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def read_jsonl(path: Path) -> tuple[list[Demonstration], list[tuple[int, str]]]:
+    """The valid demonstrations of a JSONL file and (line number, error) of the others."""
+    if not path.is_file():
+        raise BadInputError(f"{path}: no such file")
+    demonstrations: list[Demonstration] = []
+    problems: list[tuple[int, str]] = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                demonstrations.append(Demonstration.model_validate_json(line))
+            except ValidationError as error:
+                problems.append((number, _validation_message(error)))
+    return demonstrations, problems
+
+
+def _validation_message(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "line"
+    return f"{where}: {first['msg']}"
+
+
+def _read_code(code_file: str) -> str:
+    if code_file == "-":
+        return sys.stdin.read()
+    path = Path(code_file)
+    if not path.is_file():
+        raise BadInputError(f"{code_file}: no such file")
+    return path.read_text(encoding="utf-8")
+
+
+def _absolute(location: str) -> str:
+    return location if "://" in location else str(Path(location).resolve())
