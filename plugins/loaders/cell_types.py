@@ -8,17 +8,16 @@ else stays text, unchanged: a mixed column is never half-converted.
 
 from __future__ import annotations
 
-import re
-
 import pandas as pd
 
 MISSING_TOKENS = frozenset({"", "n/a", "na", "nan", "null", "none", "-", "—", "–", "?"})
-FOOTNOTE_MARK = re.compile(r"(?:\[[^\]]{1,4}\]|[*†‡§¶]+)$")
-CLEAN_NUMBER = re.compile(r"^(?=.*\d)[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?$")
-DATE_LIKE = re.compile(
-    r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$"
-    r"|^(?:\d{1,2} )?[A-Za-z]{3,9}\.? \d{1,2},? \d{4}$"
-    r"|^\d{1,2} [A-Za-z]{3,9} \d{4}$"
+# Plain pattern strings (not compiled) so that pandas hands them to Arrow's RE2 engine.
+FOOTNOTE_MARK = r"(?:\[[^\]]{1,4}\]|[*†‡§¶]+)$"
+CLEAN_NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+DATE_LIKE = (
+    r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?"
+    r"|(?:\d{1,2} )?[A-Za-z]{3,9}\.? \d{1,2},? \d{4}"
+    r"|\d{1,2} [A-Za-z]{3,9} \d{4}"
 )
 SAMPLE_SIZE = 200
 
@@ -46,29 +45,37 @@ def is_text(series: pd.Series) -> bool:
 
 
 def infer_series_type(series: pd.Series) -> pd.Series:
-    """`series` as numbers or dates when all its present cells are; else unchanged."""
-    if not all(isinstance(value, str) for value in series.dropna().head(SAMPLE_SIZE)):
+    """`series` as numbers or dates when all its present cells are; else unchanged.
+
+    A sample of the column is tried first, so that the common case, a real
+    text column, is rejected without touching every cell.
+    """
+    values = series.dropna()
+    sample = values.head(SAMPLE_SIZE)
+    if not all(isinstance(value, str) for value in sample):
         return series
-    text = series.astype("string").str.strip()
-    missing = text.isna() | text.str.lower().isin(MISSING_TOKENS)
-    present = text[~missing]
-    if present.empty:
-        return series
-    cleaned = present.str.replace(FOOTNOTE_MARK, "", regex=True)
-    if _all_match(cleaned, CLEAN_NUMBER):
-        return _to_number(cleaned.str.replace(",", "", regex=False), series.index)
-    if _all_match(present, DATE_LIKE):
-        dates = _to_datetime(present)
-        if dates is not None:
-            return dates.reindex(series.index)
+    if _all_numbers(_present(sample)):
+        cleaned = _present(values).str.replace(FOOTNOTE_MARK, "", regex=True)
+        if not cleaned.empty and cleaned.str.fullmatch(CLEAN_NUMBER).all():
+            return _to_number(cleaned.str.replace(",", "", regex=False), series.index)
+    elif _present(sample).str.fullmatch(DATE_LIKE).all():
+        present = _present(values)
+        if not present.empty and present.str.fullmatch(DATE_LIKE).all():
+            dates = _to_datetime(present)
+            if dates is not None:
+                return dates.reindex(series.index)
     return series
 
 
-def _all_match(values: pd.Series, pattern: re.Pattern[str]) -> bool:
-    """Check a sample first so that plain text columns are rejected cheaply."""
-    if not values.head(SAMPLE_SIZE).str.fullmatch(pattern).all():
-        return False
-    return bool(values.str.fullmatch(pattern).all())
+def _all_numbers(values: pd.Series) -> bool:
+    cleaned = values.str.replace(FOOTNOTE_MARK, "", regex=True)
+    return bool(cleaned.str.fullmatch(CLEAN_NUMBER).all())
+
+
+def _present(values: pd.Series) -> pd.Series:
+    """Stripped text of `values` without the cells that mean 'missing'."""
+    text = values.astype("string").str.strip()
+    return text[~text.str.lower().isin(MISSING_TOKENS)]
 
 
 def _to_number(values: pd.Series, index: pd.Index) -> pd.Series:

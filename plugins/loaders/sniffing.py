@@ -33,20 +33,16 @@ def check_not_other_format(path: Path, head: bytes) -> None:
         raise BadInputError(f"{path}: contains binary data (NUL bytes), not a text table")
 
 
-def detect_encoding(path: Path, head: bytes) -> str:
-    """The text encoding of `path`: from its BOM, else UTF-8 if it decodes, else detected."""
+def bom_encoding(head: bytes) -> str | None:
+    """The encoding a byte-order mark at the start of a file announces, if any."""
     for bom, encoding in BOMS:
         if head.startswith(bom):
             return encoding
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    try:
-        with path.open("rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 22), b""):
-                decoder.decode(chunk)
-        decoder.decode(b"", final=True)
-        return "utf-8"
-    except UnicodeDecodeError:
-        pass
+    return None
+
+
+def detect_encoding(path: Path) -> str:
+    """The most likely text encoding of a file that is not valid UTF-8."""
     best = from_path(path).best()
     if best is None:
         raise BadInputError(f"{path}: text encoding not recognised; save the file as UTF-8")

@@ -22,7 +22,7 @@ import pandas as pd
 from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
 from plugins.loaders.cell_types import infer_column_types
-from plugins.loaders.sniffing import check_not_other_format, detect_encoding
+from plugins.loaders.sniffing import bom_encoding, check_not_other_format, detect_encoding
 from plugins.model import Source
 from plugins.names import make_identifier
 
@@ -65,11 +65,22 @@ class TableFileLoader:
 
 
 def read_delimited(path: Path) -> dict[str, pd.DataFrame]:
-    """A CSV or TSV file: delimiter and encoding detected, quoted newlines kept."""
+    """A CSV or TSV file: delimiter and encoding detected, quoted newlines kept.
+
+    UTF-8 is tried first (or what a byte-order mark says); only a file that
+    fails to decode pays for encoding detection.
+    """
     with path.open("rb") as handle:
         head = handle.read(SNIFF_BYTES)
     check_not_other_format(path, head)
-    encoding = detect_encoding(path, head)
+    encoding = bom_encoding(head) or "utf-8"
+    try:
+        return {path.stem: _read_csv(path, head, encoding)}
+    except UnicodeDecodeError:
+        return {path.stem: _read_csv(path, head, detect_encoding(path))}
+
+
+def _read_csv(path: Path, head: bytes, encoding: str) -> pd.DataFrame:
     sample = head.decode(encoding, errors="ignore")
     if not sample.strip():
         raise BadInputError(f"{path}: file is empty")
@@ -85,7 +96,7 @@ def read_delimited(path: Path) -> dict[str, pd.DataFrame]:
     header = raw_header(sample, delimiter)
     if len(header) == frame.shape[1]:
         frame.columns = header  # undo pandas' `a.1` renaming; _unique_columns says what it does
-    return {path.stem: frame}
+    return frame
 
 
 def sniff_delimiter(sample: str) -> str:
@@ -120,8 +131,11 @@ def read_parquet(path: Path) -> dict[str, pd.DataFrame]:
 
 def read_json_records(path: Path) -> dict[str, pd.DataFrame]:
     """JSON (an array of records, or an object holding one) or JSON Lines."""
-    encoding = detect_encoding(path, path.read_bytes()[:SNIFF_BYTES])
-    text = path.read_text(encoding=encoding)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode(bom_encoding(raw) or "utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode(detect_encoding(path))
     if path.suffix.lower() == ".jsonl":
         records = []
         for number, line in enumerate(text.splitlines(), start=1):
