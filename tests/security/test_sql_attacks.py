@@ -18,7 +18,7 @@ SQL_ATTACKS = {
         "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r"
     ),
     "huge_blob": "SELECT length(zeroblob(2000000000))",
-    "huge_repeat": "SELECT length(printf('%.*c', 2000000000, 'x'))",
+    "huge_random_blob": "SELECT length(randomblob(2000000000))",
 }
 
 
