@@ -42,7 +42,8 @@ class SparqlKnowledgeGraph:
                 "GROUP BY ?p"
             )
             for row in rows:
-                counts[(row["p"], direction)] = int(row["n"].value)
+                if "p" in row and "n" in row:  # some stores answer one empty group
+                    counts[(row["p"], direction)] = int(row["n"].value)
         return counts
 
     def edges(

@@ -9,12 +9,14 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 RDF_TYPE = NamedNode(RDF + "type")
 RDFS_LABEL = NamedNode(RDFS + "label")
 
-# Display names come from these predicates, in this order of preference.
+# Display names come from these predicates, in this order of preference
+# (the last one is Freebase's).
 LABEL_PREDICATES: tuple[NamedNode, ...] = (
     RDFS_LABEL,
     NamedNode("http://www.w3.org/2004/02/skos/core#prefLabel"),
     NamedNode("http://schema.org/name"),
     NamedNode("https://schema.org/name"),
+    NamedNode("http://rdf.freebase.com/ns/type.object.name"),
 )
 
 # Predicates that name or type a node rather than relate two things: they

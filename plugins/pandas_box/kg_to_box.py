@@ -98,9 +98,13 @@ def _column_names(box_name: str, relation_names: list[str]) -> list[str]:
 def _entity_rows(
     name: str, per_relation: Sequence[list[Term]], entity_names: dict[Node, str]
 ) -> list[list[Any]]:
-    """The rows of one entity: every combination of its relations' values,
-    or the values side by side when combinations would exceed the cap."""
-    shown = [[_shown(value, entity_names) for value in values] or [None] for values in per_relation]
+    """The rows of one entity: every combination of its relations' values
+    (each relation's values sorted), or the values side by side when the
+    combinations would exceed the cap."""
+    shown = [
+        sorted((_shown(value, entity_names) for value in values), key=str) or [None]
+        for values in per_relation
+    ]
     combinations = 1
     for values in shown:
         combinations *= len(values)
@@ -138,7 +142,7 @@ def _typed_column(values: list[Any]) -> pd.Series:
             return pd.Series(pd.to_datetime(values))
         except (ValueError, TypeError, OverflowError):
             pass
-    return pd.Series([None if value is None else _as_text(value) for value in values], dtype=object)
+    return pd.Series([None if value is None else _as_text(value) for value in values])
 
 
 def _kind(value: Any) -> str:

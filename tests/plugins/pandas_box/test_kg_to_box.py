@@ -1,0 +1,81 @@
+"""KG-to-BOX checked against BOXes computed by hand for a small graph."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from plugins import Focus, ForeignKey, load_source
+from plugins.pandas_box import kg_to_box
+from plugins.pandas_box.kg_to_box import kg_to_boxes
+
+SMALL = """\
+@prefix ex: <http://e/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:f1 a ex:Film ; rdfs:label "Alpha" ; ex:director ex:p1 ; ex:genre "drama" , "noir" ;
+      ex:year "1950"^^xsd:integer ; ex:cast ex:p1 , ex:p2 .
+ex:f2 a ex:Film ; rdfs:label "Beta" ; ex:director ex:p2 ; ex:year "1960"^^xsd:integer .
+ex:p1 a ex:Person ; rdfs:label "Ann" ; ex:born "1920-01-02"^^xsd:date .
+ex:p2 a ex:Person ; rdfs:label "Bob" .
+ex:x ex:linked ex:f1 .
+"""
+
+
+@pytest.fixture
+def small_source(tmp_path):
+    path = tmp_path / "small.ttl"
+    path.write_text(SMALL)
+    return load_source(str(path))
+
+
+def test_boxes_match_the_hand_computed_ones(small_source) -> None:
+    boxes = {b.name: b for b in kg_to_boxes(small_source, Focus(entities=("Alpha",), hops=2))}
+    assert sorted(boxes) == ["entity", "film", "person"]
+    film = pd.DataFrame(
+        {
+            # Alpha: 2 cast x 2 genres = 4 rows (one per combination); Beta: 1 row
+            "film": ["Alpha"] * 4 + ["Beta"],
+            "cast": ["Ann", "Ann", "Bob", "Bob", None],
+            "director": ["Ann", "Ann", "Ann", "Ann", "Bob"],
+            "genre": ["drama", "noir", "drama", "noir", None],
+            # Beta is reached in the second hop; its year would be a third
+            "year": pd.array([1950, 1950, 1950, 1950, None], dtype="Int64"),
+        }
+    )
+    pd.testing.assert_frame_equal(boxes["film"].frame, film, check_dtype=False)
+    assert boxes["film"].frame["year"].dtype == "Int64"
+    person = boxes["person"].frame
+    assert list(person.columns) == ["person", "born"]
+    assert person.person.tolist() == ["Ann", "Bob"]
+    assert person.born.iloc[0] == pd.Timestamp("1920-01-02") and pd.isna(person.born.iloc[1])
+    assert str(person.born.dtype).startswith("datetime64")
+    assert boxes["entity"].frame.to_dict("list") == {"entity": ["x"], "linked": ["Alpha"]}
+    assert boxes["film"].foreign_keys == [
+        ForeignKey("cast", "person", "person"),
+        ForeignKey("director", "person", "person"),
+    ]
+    assert boxes["entity"].foreign_keys == [ForeignKey("linked", "film", "film")]
+    assert boxes["film"].origin == "small"
+
+
+def test_combinations_above_the_cap_are_laid_out_side_by_side(small_source, monkeypatch) -> None:
+    monkeypatch.setattr(kg_to_box, "MAX_ROWS_PER_ENTITY", 3)
+    boxes = {b.name: b for b in kg_to_boxes(small_source, Focus(entities=("Beta",), hops=3))}
+    alpha = boxes["film"].frame.query("film == 'Alpha'")
+    assert alpha[["cast", "genre"]].values.tolist() == [["Ann", "drama"], ["Bob", "noir"]]
+    assert alpha.director.iloc[0] == "Ann" and pd.isna(alpha.director.iloc[1])
+
+
+def test_entity_of_two_types_is_in_both_boxes_and_their_type_fields_refer(tmp_path) -> None:
+    path = tmp_path / "two.ttl"
+    path.write_text(
+        "@prefix ex: <http://e/> .\n"
+        'ex:a a ex:Director , ex:Actor ; ex:born "1900" .\n'
+        "ex:b a ex:Actor ; ex:knows ex:a .\n"
+    )
+    boxes = {b.name: b for b in kg_to_boxes(load_source(str(path)), Focus(entities=("a",)))}
+    assert boxes["director"].frame.director.tolist() == ["a"]
+    assert boxes["actor"].frame.actor.tolist() == ["a", "b"]
+    assert ForeignKey("director", "actor", "actor") in boxes["director"].foreign_keys
+    assert ForeignKey("actor", "director", "director") in boxes["actor"].foreign_keys
