@@ -27,16 +27,24 @@ class MemoryStoreError(BadInputError):
     """The store cannot be used as it is; it was left untouched."""
 
 
+def chroma_settings() -> chromadb.Settings:
+    """Chroma's settings for Pandora's clients: no telemetry, no reset.
+
+    Chroma keeps one client per folder per process and refuses a second one
+    with other settings, so every client of a store must use these.
+    """
+    return chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
+
+
 def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     """A Chroma client for `settings` and the write lock that goes with it."""
-    chroma_settings = chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
     if settings.server_url:
-        return _http_client(settings.server_url, chroma_settings), WriteLock(None)
+        return _http_client(settings.server_url), WriteLock(None)
     folder = settings.store_path
     check_local_store(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings)
+        client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
     except OSError as error:
         raise MemoryStoreError(f"memory store {folder}: cannot open: {error}") from error
     except Exception as error:  # Chroma's own errors: migrations, damaged segments
@@ -63,7 +71,7 @@ def check_local_store(folder: Path) -> None:
         )
 
 
-def _http_client(url: str, chroma_settings: chromadb.Settings) -> ClientAPI:
+def _http_client(url: str) -> ClientAPI:
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.hostname:
         raise BadInputError(f"PANDORA_MEMORY_URL={url!r}: expected http(s)://host:port")
@@ -72,7 +80,7 @@ def _http_client(url: str, chroma_settings: chromadb.Settings) -> ClientAPI:
             host=parts.hostname,
             port=parts.port or (443 if parts.scheme == "https" else 8000),
             ssl=parts.scheme == "https",
-            settings=chroma_settings,
+            settings=chroma_settings(),
         )
     except Exception as error:  # connection refused, TLS, version mismatch
         raise MemoryStoreError(f"memory server {url} is unreachable: {_one_line(error)}") from error

@@ -1,0 +1,48 @@
+"""Fixtures for the memory tests: a real Chroma store under tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory.models import Demonstration
+from memory.settings import MemorySettings
+from memory.store import DemonstrationStore
+
+
+@pytest.fixture(autouse=True)
+def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every memory test gets its own PANDORA_HOME; ~/.pandora is never touched."""
+    home = tmp_path / "pandora-home"
+    monkeypatch.setenv("PANDORA_HOME", str(home))
+    for variable in ("PANDORA_EMBEDDING", "PANDORA_MEMORY_URL", "PANDORA_MEMORY_MASKING"):
+        monkeypatch.delenv(variable, raising=False)
+    return home
+
+
+@pytest.fixture
+def settings(memory_home: Path) -> MemorySettings:
+    """The default settings for the test's home."""
+    return MemorySettings.from_env()
+
+
+@pytest.fixture
+def store(settings: MemorySettings) -> DemonstrationStore:
+    """An empty store (no seed) in the test's home."""
+    return DemonstrationStore.open(settings, load_seed=False)
+
+
+def make_demo(question: str, code: str = "result = 1", **fields: object) -> Demonstration:
+    """A demonstration with sensible defaults for the fields a test does not care about."""
+    values: dict[str, object] = {
+        "question": question,
+        "code": code,
+        "kind": "table",
+        "representation": "pandas",
+        "verified": "executed",
+        "answer": [["1"]],
+        "schema_fingerprint": "fp-1",
+    }
+    values.update(fields)
+    return Demonstration.model_validate(values)

@@ -1,0 +1,100 @@
+"""Embeddings: the offline default, selection by name, and the opt-in providers."""
+
+import json
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import numpy as np
+import pytest
+
+from memory.embeddings import HashedNgramEmbedding, get_embedding
+from memory.embeddings.onnx_minilm import OnnxMiniLMEmbedding
+from memory.embeddings.sentence_transformer import SentenceTransformerEmbedding
+from plugins.errors import BadInputError, PandoraError
+
+QUESTIONS = [
+    "How many albums were released after 2010?",
+    "How many tracks were released after 2015?",
+    "Which city has the largest population?",
+]
+
+
+def test_hashed_vectors_are_unit_length_and_the_same_in_another_process():
+    vectors = HashedNgramEmbedding().embed(QUESTIONS)
+    assert vectors.shape == (3, 512)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    script = (
+        "import json, sys; from memory.embeddings import HashedNgramEmbedding;"
+        "print(json.dumps(HashedNgramEmbedding().embed(json.loads(sys.argv[1])).tolist()))"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(QUESTIONS)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONHASHSEED": "123", "PATH": ""},
+    )
+    assert np.allclose(np.array(json.loads(other.stdout)), vectors, atol=1e-6)
+
+
+def test_hashed_similarity_follows_shared_wording():
+    first, second, third = HashedNgramEmbedding().embed(QUESTIONS)
+    assert first @ second > first @ third
+
+
+def test_embedding_names_select_providers():
+    assert get_embedding(None).name == "hashed-ngrams-v1-512"
+    assert get_embedding("hashed:256").name == "hashed-ngrams-v1-256"
+    assert get_embedding("openai:text-embedding-3-small").name == "openai:text-embedding-3-small"
+    assert get_embedding("sentence-transformers:/models/bge-large-en-v1.5").name == (
+        "sentence-transformers:bge-large-en-v1.5"
+    )
+    assert get_embedding("onnx-minilm").name == "onnx-minilm-l6-v2"
+    for bad in ("word2vec", "hashed:abc", "hashed:4", "openai:"):
+        with pytest.raises(BadInputError):
+            get_embedding(bad)
+
+
+def test_opt_in_models_missing_on_disk_give_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PANDORA_ONNX_MINILM_DIR", str(tmp_path))
+    with pytest.raises(PandoraError, match="does not download"):
+        OnnxMiniLMEmbedding().embed(["q"])
+    with pytest.raises(PandoraError, match="sentence-transformers"):
+        SentenceTransformerEmbedding(str(tmp_path / "missing")).embed(["q"])
+
+
+class _FakeEmbeddingServer(BaseHTTPRequestHandler):
+    """A local OpenAI-compatible /embeddings endpoint: vector = [len(text), 1, 0]."""
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        data = [
+            {"object": "embedding", "index": i, "embedding": [float(len(text)), 1.0, 0.0]}
+            for i, text in enumerate(body["input"])
+        ]
+        payload = {"object": "list", "data": data, "model": body["model"], "usage": {}}
+        encoded = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(encoded)))
+        self.end_headers()
+        self.wfile.write(encoded)
+
+    def log_message(self, *args):
+        pass
+
+
+def test_openai_compatible_endpoint_is_called_and_normalised(monkeypatch):
+    server = HTTPServer(("127.0.0.1", 0), _FakeEmbeddingServer)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        monkeypatch.setenv("PANDORA_EMBEDDING_BASE_URL", f"http://127.0.0.1:{server.server_port}")
+        vectors = get_embedding("openai:fake-model").embed(["abc", "a"])
+    finally:
+        server.shutdown()
+    assert vectors.shape == (2, 3)
+    assert np.allclose(vectors[1], [1 / np.sqrt(2), 1 / np.sqrt(2), 0], atol=1e-6)
+    assert vectors[0][0] > vectors[1][0]
