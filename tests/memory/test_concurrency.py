@@ -51,14 +51,14 @@ def _python(script: str, *arguments: str) -> subprocess.Popen:
 
 
 def test_two_processes_adding_at_the_same_time_lose_nothing(settings):
-    writers = [_python(WRITER, tag, "150") for tag in ("a", "b")]
+    writers = [_python(WRITER, tag, "100") for tag in ("a", "b")]
     for writer in writers:
         _, stderr = writer.communicate(timeout=240)
         assert writer.returncode == 0, stderr
     store = DemonstrationStore.open(settings)
-    assert store.count() == len(load_seed_demonstrations()) + 300
+    assert store.count() == len(load_seed_demonstrations()) + 200
     written = store.find({"verified": "unverified"})
-    expected = {f"Question {i} from writer {tag}?" for tag in ("a", "b") for i in range(150)}
+    expected = {f"Question {i} from writer {tag}?" for tag in ("a", "b") for i in range(100)}
     assert {d.question for d in written} == expected
 
 
