@@ -44,15 +44,19 @@ def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     check_local_store(folder)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
     except OSError as error:
-        raise MemoryStoreError(f"memory store {folder}: cannot open: {error}") from error
-    except Exception as error:  # Chroma's own errors: migrations, damaged segments
-        raise MemoryStoreError(
-            f"memory store {folder} is unreadable ({_one_line(error)}); "
-            "it was left unchanged: move it away to start a new one"
-        ) from error
-    return client, WriteLock(folder / LOCK_FILE)
+        raise MemoryStoreError(f"memory store {folder}: cannot create: {error}") from error
+    lock = WriteLock(folder / LOCK_FILE)
+    # Chroma creates its tables on first open; two processes doing it at once collide.
+    with lock.held():
+        try:
+            client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+        except Exception as error:  # Chroma's own errors: migrations, damaged segments
+            raise MemoryStoreError(
+                f"memory store {folder} is unreadable ({_one_line(error)}); "
+                "it was left unchanged: move it away to start a new one"
+            ) from error
+    return client, lock
 
 
 def check_local_store(folder: Path) -> None:
