@@ -34,8 +34,7 @@ from plugins.errors import BadInputError
 DEFAULT_K = 5
 OVERFETCH = 10
 MIN_OVERFETCH = 100
-CACHE_NEIGHBOURS = 20
-TIE_TOLERANCE = 1e-6
+EXACT_LIMIT = 5000
 MODES: tuple[RetrievalMode, ...] = ("cross", "same", "random")
 
 
@@ -107,16 +106,45 @@ def search_demonstrations(
     if mode == "random":
         return _random_demonstrations(store, question, vector, k, _where(wanted, min_rank))
     if not wanted and not min_rank:
-        hits = store.nearest(vector, k)
+        hits = [(h.demonstration, h.score) for h in store.nearest(vector, k)]
     else:
+        neighbourhood = max(k * OVERFETCH, MIN_OVERFETCH)
         hits = [
-            hit
-            for hit in store.nearest(vector, max(k * OVERFETCH, MIN_OVERFETCH))
-            if _matches(hit.metadata, wanted, min_rank)
+            (h.demonstration, h.score)
+            for h in store.nearest(vector, neighbourhood)
+            if _matches(h.metadata, wanted, min_rank)
         ]
-        if len(hits) < k and store.retrievable_count() > max(k * OVERFETCH, MIN_OVERFETCH):
-            hits = store.nearest(vector, k, _where(wanted, min_rank))
-    return [ScoredDemonstration(demonstration=h.demonstration, score=h.score) for h in hits[:k]]
+        if len(hits) < k and store.retrievable_count() > neighbourhood:
+            hits = _filtered_nearest(store, vector, k, _where(wanted, min_rank))
+    return [ScoredDemonstration(demonstration=d, score=score) for d, score in hits[:k]]
+
+
+def _filtered_nearest(
+    store: DemonstrationStore, vector: np.ndarray, k: int, where: dict[str, Any] | None
+) -> list[tuple[Demonstration, float]]:
+    """The K nearest records matching `where`, exactly when few match.
+
+    Chroma's filtered HNSW search can miss the only matching records of a
+    very selective filter, so up to EXACT_LIMIT matches are ranked here by
+    exact cosine similarity; beyond that, Chroma's filtered query is used.
+    """
+    ids = store.retrievable_ids(where)
+    if len(ids) > EXACT_LIMIT:
+        return [(h.demonstration, h.score) for h in store.nearest(vector, k, where)]
+    return _ranked(store, vector, ids, k)
+
+
+def _ranked(
+    store: DemonstrationStore, vector: np.ndarray, ids: list[str], k: int
+) -> list[tuple[Demonstration, float]]:
+    """The best `k` of `ids` by exact cosine similarity to `vector`."""
+    vectors = store.retrievable_vectors(ids)
+    scores = sorted(
+        ((float(stored @ vector), record_id) for record_id, stored in vectors.items()),
+        reverse=True,
+    )[:k]
+    demonstrations = store.retrievable_demonstrations([record_id for _, record_id in scores])
+    return [(demonstrations[record_id], score) for score, record_id in scores]
 
 
 def _random_demonstrations(
@@ -129,11 +157,9 @@ def _random_demonstrations(
     store.require_matching_embedding()
     ids = sorted(store.retrievable_ids(where))
     chosen = random.Random(question_key(question)).sample(ids, min(k, len(ids)))
-    records = store.retrievable_vectors(chosen)
     return [
-        ScoredDemonstration(demonstration=records[i][0], score=float(records[i][1] @ vector))
-        for i in chosen
-        if i in records
+        ScoredDemonstration(demonstration=demonstration, score=score)
+        for demonstration, score in _ranked(store, vector, chosen, k)
     ]
 
 
@@ -148,21 +174,20 @@ def find_cached_program(
     The program cache: when it returns one, its code can be run again without
     asking the LLM (the caller reports the answer as coming from the cache).
     Only retrievable demonstrations verified by execution, a person or a gold
-    answer qualify; the best-verified, most recent one wins. The same question
-    embeds to the same vector, so its matches are among the nearest records;
-    only when those are all ties does the (slower) metadata lookup run.
+    answer qualify; the best-verified, most recent one wins. The lookup is one
+    equality filter on the question's key (fast in Chroma); the other
+    conditions are checked here.
     """
-    wanted = {"question_key": question_key(question), "schema_fingerprint": schema_fingerprint}
-    if representation:
-        wanted["representation"] = representation
     min_rank = VERIFICATION_RANK["executed"]
-    vector = store.embed_questions([question])[0]
-    hits = store.nearest(vector, CACHE_NEIGHBOURS)
-    candidates = [h.demonstration for h in hits if _matches(h.metadata, wanted, min_rank)]
-    all_ties = len(hits) == CACHE_NEIGHBOURS and hits[-1].score > 1.0 - TIE_TOLERANCE
-    if not candidates and all_ties:
-        where = _where(wanted, min_rank)
-        candidates = [d for d in store.find(where) if d.retrievable]
+    candidates = [
+        demonstration
+        for demonstration in store.find(
+            {"question_key": question_key(question)}, retrievable_only=True
+        )
+        if demonstration.schema_fingerprint == schema_fingerprint
+        and VERIFICATION_RANK[demonstration.verified] >= min_rank
+        and representation in (None, demonstration.representation)
+    ]
     if not candidates:
         return None
     return max(candidates, key=lambda d: (VERIFICATION_RANK[d.verified], d.created_at))

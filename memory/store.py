@@ -45,6 +45,7 @@ REINDEX_SUFFIX = "-reindex"
 FORMAT_VERSION = 1
 BATCH_SIZE = 1000
 PAGE_SIZE = 2000
+MASK_BLEND = 0.25
 
 
 class EmbeddingMismatchError(BadInputError):
@@ -169,9 +170,21 @@ class DemonstrationStore:
             )
 
     def embed_questions(self, questions: Sequence[str]) -> np.ndarray:
-        """The vectors of `questions` as this store embeds them (masked or not)."""
-        texts = [mask_question(q) if self.masking else q for q in questions]
-        return self.embedding.embed(texts)
+        """The vectors of `questions` as this store embeds them.
+
+        With masking, the masked question's vector is blended with a little of
+        the original's: the pattern still dominates, but questions that mask
+        to the same text do not get identical vectors (an HNSW index full of
+        exact duplicates can lose records), and among equally similar
+        patterns the one about the same entities ranks first.
+        """
+        if not self.masking:
+            return self.embedding.embed(list(questions))
+        masked = self.embedding.embed([mask_question(q) for q in questions])
+        blended = masked + MASK_BLEND * self.embedding.embed(list(questions))
+        norms = np.linalg.norm(blended, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        return (blended / norms).astype(np.float32)
 
     # --- writing ------------------------------------------------------------
 
@@ -271,10 +284,18 @@ class DemonstrationStore:
                 return _parse(found["documents"][0])
         return None
 
-    def find(self, where: dict[str, Any] | None, limit: int | None = None) -> list[Demonstration]:
-        """Demonstrations (retrievable or not) whose metadata match a `where` filter."""
+    def find(
+        self,
+        where: dict[str, Any] | None,
+        limit: int | None = None,
+        *,
+        retrievable_only: bool = False,
+    ) -> list[Demonstration]:
+        """Demonstrations whose metadata match a `where` filter (equality
+        filters on one field are fast; ranges and `$and` scan the collection)."""
         found: list[Demonstration] = []
-        for collection in (self.retrievable, self.held_back):
+        collections = [self.retrievable] if retrievable_only else [self.retrievable, self.held_back]
+        for collection in collections:
             remaining = None if limit is None else limit - len(found)
             if remaining is not None and remaining <= 0:
                 break
@@ -313,15 +334,21 @@ class DemonstrationStore:
         """The ids of retrievable records matching `where` (no documents loaded)."""
         return list(self.retrievable.get(where=where, include=[])["ids"])
 
-    def retrievable_vectors(self, ids: list[str]) -> dict[str, tuple[Demonstration, np.ndarray]]:
-        """Retrievable records of `ids` with their stored vectors."""
-        found = self.retrievable.get(ids=ids, include=["documents", "embeddings"])
+    def retrievable_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
+        """The stored vectors of the retrievable records among `ids`."""
+        found = self.retrievable.get(ids=ids, include=["embeddings"])
         embeddings = found["embeddings"] if found["embeddings"] is not None else []
         return {
-            record_id: (_parse(document), np.asarray(vector, dtype=np.float32))
-            for record_id, document, vector in zip(
-                found["ids"], found["documents"] or [], embeddings, strict=True
-            )
+            record_id: np.asarray(vector, dtype=np.float32)
+            for record_id, vector in zip(found["ids"], embeddings, strict=True)
+        }
+
+    def retrievable_demonstrations(self, ids: list[str]) -> dict[str, Demonstration]:
+        """The retrievable demonstrations among `ids`, by id."""
+        found = self.retrievable.get(ids=ids, include=["documents"])
+        return {
+            record_id: _parse(document)
+            for record_id, document in zip(found["ids"], found["documents"] or [], strict=True)
         }
 
     def stats(self) -> MemoryStats:
