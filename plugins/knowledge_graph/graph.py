@@ -12,11 +12,14 @@ from collections.abc import Collection, Sequence
 from enum import Enum
 from typing import Protocol
 
-from pyoxigraph import BlankNode, Literal, NamedNode
+from pyoxigraph import BlankNode, Literal, NamedNode, Quad
+from pyoxigraph import Triple as RdfTriple
 
 Node = NamedNode | BlankNode
 Term = NamedNode | BlankNode | Literal
 Triple = tuple[Node, NamedNode, Term]
+Statement = RdfTriple | Quad
+"""What readers produce: anything with `subject`, `predicate`, `object`."""
 
 
 class Direction(Enum):

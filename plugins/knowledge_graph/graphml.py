@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import networkx as nx
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal, NamedNode, Triple
 
 from plugins.errors import BadInputError
-from plugins.knowledge_graph.graph import Node, Term
+from plugins.knowledge_graph.graph import Statement
 from plugins.knowledge_graph.triples_tsv import node_from_name
 from plugins.knowledge_graph.vocabulary import RDF_TYPE, RDFS_LABEL, XSD
 
@@ -26,24 +26,24 @@ _NODE_NAME_ATTRIBUTES = ("label", "name")
 _EDGE_RELATION_ATTRIBUTES = ("relation", "label", "predicate", "type")
 
 
-def read_graph_file(path: str) -> Iterator[tuple[Node, NamedNode, Term]]:
+def read_graph_file(path: str) -> Iterator[Statement]:
     """The triples of a GraphML or GML file."""
     graph = _read(path)
     for node_id, attributes in graph.nodes(data=True):
         node = node_from_name(str(node_id))
         for key, value in attributes.items():
             if key in _NODE_NAME_ATTRIBUTES:
-                yield node, RDFS_LABEL, Literal(str(value))
+                yield Triple(node, RDFS_LABEL, Literal(str(value)))
             elif key == "type":
-                yield node, RDF_TYPE, node_from_name(str(value))
+                yield Triple(node, RDF_TYPE, node_from_name(str(value)))
             else:
-                yield node, node_from_name(str(key)), _literal(value)
+                yield Triple(node, node_from_name(str(key)), _literal(value))
     for head, tail, attributes in graph.edges(data=True):
         relation = next(
             (str(attributes[key]) for key in _EDGE_RELATION_ATTRIBUTES if key in attributes),
             "related_to",
         )
-        yield node_from_name(str(head)), node_from_name(relation), node_from_name(str(tail))
+        yield Triple(node_from_name(str(head)), node_from_name(relation), node_from_name(str(tail)))
 
 
 def _read(path: str) -> nx.Graph:

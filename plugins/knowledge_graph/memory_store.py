@@ -17,11 +17,11 @@ from collections.abc import Collection, Iterable, Sequence
 from functools import cached_property
 
 import numpy as np
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import BlankNode, Literal, NamedNode
 from rapidfuzz import fuzz, process
 
 from plugins.errors import BadInputError
-from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Term, Triple
+from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Statement, Term, Triple
 from plugins.knowledge_graph.terms import is_node, local_name
 from plugins.knowledge_graph.text import normalize_label, split_identifier_words
 from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
@@ -58,13 +58,10 @@ class InMemoryKnowledgeGraph:
 
     @classmethod
     def from_triples(
-        cls,
-        location: str,
-        triples: Iterable[tuple[Node, NamedNode, Term]],
-        languages: tuple[str, ...],
+        cls, location: str, statements: Iterable[Statement], languages: tuple[str, ...]
     ) -> InMemoryKnowledgeGraph:
-        """Load `triples` (read lazily, once); an empty KG is bad input."""
-        terms, subjects, predicates, objects = intern_triples(triples)
+        """Load `statements` (read lazily, once); an empty KG is bad input."""
+        terms, subjects, predicates, objects = intern_triples(statements)
         if len(subjects) == 0:
             raise BadInputError(f"{location}: the knowledge graph has no triples")
         return cls(location, terms, subjects, predicates, objects, languages)
@@ -254,27 +251,34 @@ class InMemoryKnowledgeGraph:
 
 
 def intern_triples(
-    triples: Iterable[tuple[Node, NamedNode, Term]],
+    statements: Iterable[Statement],
 ) -> tuple[list[Term], np.ndarray, np.ndarray, np.ndarray]:
     """Terms sorted by string value, and the subject/predicate/object id arrays.
 
     The hot loop of loading: one dict lookup per term occurrence, no string
-    conversion (pyoxigraph terms hash natively).
+    conversion (pyoxigraph terms hash natively). Statements about RDF 1.2
+    triple terms are dropped (a documented limit), in bulk afterwards so the
+    loop stays lean.
     """
-    ids: dict[Term, int] = {}
+    ids: dict[object, int] = {}
     intern = ids.setdefault
     flat: list[int] = []
     append = flat.append
-    for s, p, o in triples:
-        append(intern(s, len(ids)))
-        append(intern(p, len(ids)))
-        append(intern(o, len(ids)))
-    terms = list(ids)
-    order = sorted(range(len(terms)), key=lambda i: (terms[i].value, str(terms[i])))
-    rank = np.empty(len(terms), dtype=np.int32)
-    rank[np.array(order, dtype=np.int64)] = np.arange(len(terms), dtype=np.int32)
-    encoded = rank[np.array(flat, dtype=np.int32)].reshape(-1, 3)
-    return [terms[i] for i in order], encoded[:, 0], encoded[:, 1], encoded[:, 2]
+    for statement in statements:
+        append(intern(statement.subject, len(ids)))
+        append(intern(statement.predicate, len(ids)))
+        append(intern(statement.object, len(ids)))
+    encoded = np.array(flat, dtype=np.int32).reshape(-1, 3)
+    everything = list(ids)
+    plain = np.array([isinstance(t, NamedNode | BlankNode | Literal) for t in everything])
+    if not plain.all():
+        encoded = encoded[plain[encoded].all(axis=1)]
+    kept = np.flatnonzero(plain)
+    order = sorted(kept.tolist(), key=lambda i: (everything[i].value, str(everything[i])))
+    rank = np.full(len(everything), -1, dtype=np.int32)
+    rank[np.array(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
+    encoded = rank[encoded]
+    return [everything[i] for i in order], encoded[:, 0], encoded[:, 1], encoded[:, 2]
 
 
 def _add_unique(ids: list[int], node_id: int) -> None:

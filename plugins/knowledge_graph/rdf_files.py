@@ -17,7 +17,7 @@ import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat
 
 from plugins.errors import BadInputError
-from plugins.knowledge_graph.graph import Node, Term
+from plugins.knowledge_graph.graph import Statement, Term
 
 PYOXIGRAPH_FORMATS: dict[str, RdfFormat] = {
     ".ttl": RdfFormat.TURTLE,
@@ -33,7 +33,7 @@ RDFLIB_FORMATS: dict[str, str] = {".trix": "trix", ".hext": "hext"}
 RDF_EXTENSIONS: tuple[str, ...] = (*PYOXIGRAPH_FORMATS, *RDFLIB_FORMATS)
 
 
-def read_rdf_file(path: str) -> Iterator[tuple[Node, NamedNode, Term]]:
+def read_rdf_file(path: str) -> Iterator[Statement]:
     """The triples of the RDF file at `path`, format chosen by extension."""
     extension = Path(path).suffix.lower()
     if extension in RDFLIB_FORMATS:
@@ -44,16 +44,9 @@ def read_rdf_file(path: str) -> Iterator[tuple[Node, NamedNode, Term]]:
     return _read_with_pyoxigraph(path, PYOXIGRAPH_FORMATS[extension])
 
 
-def _read_with_pyoxigraph(
-    path: str, rdf_format: RdfFormat
-) -> Iterator[tuple[Node, NamedNode, Term]]:
+def _read_with_pyoxigraph(path: str, rdf_format: RdfFormat) -> Iterator[Statement]:
     try:
-        for quad in pyoxigraph.parse(path=path, format=rdf_format):
-            subject, obj = quad.subject, quad.object
-            if isinstance(subject, NamedNode | BlankNode) and not isinstance(
-                obj, pyoxigraph.Triple
-            ):
-                yield subject, quad.predicate, obj
+        yield from pyoxigraph.parse(path=path, format=rdf_format)
     except SyntaxError as error:
         raise BadInputError(_syntax_message(path, rdf_format.name, error)) from error
     except (OSError, ValueError) as error:
@@ -66,7 +59,7 @@ def _syntax_message(path: str, format_name: str, error: SyntaxError) -> str:
     return f"{path}: malformed {format_name}{where}: {text}"
 
 
-def _read_with_rdflib(path: str, rdflib_format: str) -> Iterator[tuple[Node, NamedNode, Term]]:
+def _read_with_rdflib(path: str, rdflib_format: str) -> Iterator[Statement]:
     dataset = rdflib.Dataset()
     try:
         dataset.parse(path, format=rdflib_format)
@@ -74,7 +67,7 @@ def _read_with_rdflib(path: str, rdflib_format: str) -> Iterator[tuple[Node, Nam
         message = " ".join(str(error).split()) or type(error).__name__
         raise BadInputError(f"{path}: malformed {rdflib_format}: {message}") from error
     for subject, predicate, obj, _ in dataset.quads((None, None, None, None)):
-        yield _from_rdflib(subject), _from_rdflib(predicate), _from_rdflib(obj)
+        yield pyoxigraph.Triple(_from_rdflib(subject), _from_rdflib(predicate), _from_rdflib(obj))
 
 
 def _from_rdflib(term: rdflib.term.Node) -> Term:

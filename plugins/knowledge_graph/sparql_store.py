@@ -19,6 +19,10 @@ from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Term, Tr
 from plugins.knowledge_graph.sparql_client import SparqlClient
 from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
 
+# One VALUES block per query: some engines (rdflib among them) join two
+# VALUES blocks before the triple pattern and scan the whole store.
+_LABEL_PREDICATE_LIST = ", ".join(str(p) for p in LABEL_PREDICATES)
+
 
 class SparqlKnowledgeGraph:
     """The `KnowledgeGraph` interface answered by SPARQL queries."""
@@ -82,14 +86,14 @@ class SparqlKnowledgeGraph:
         values = _values(nodes)
         if not values:
             return {}
-        predicates = " ".join(str(p) for p in LABEL_PREDICATES)
         rows = self.client.select(
-            f"SELECT ?x ?p ?l WHERE {{ VALUES ?x {{ {values} }} VALUES ?p {{ {predicates} }} "
-            "?x ?p ?l FILTER(isLiteral(?l)) }"
+            f"SELECT ?x ?p ?l WHERE {{ VALUES ?x {{ {values} }} ?x ?p ?l "
+            f"FILTER(?p IN ({_LABEL_PREDICATE_LIST})) }}"
         )
         found: dict[Node, list[tuple[NamedNode, Literal]]] = {}
         for row in rows:
-            found.setdefault(row["x"], []).append((row["p"], row["l"]))
+            if isinstance(row["l"], Literal):
+                found.setdefault(row["x"], []).append((row["p"], row["l"]))
         return found
 
     def types(self, nodes: Collection[Node]) -> dict[Node, list[Node]]:
@@ -98,12 +102,12 @@ class SparqlKnowledgeGraph:
         if not values:
             return {}
         rows = self.client.select(
-            f"SELECT ?x ?t WHERE {{ VALUES ?x {{ {values} }} ?x {RDF_TYPE} ?t "
-            "FILTER(!isLiteral(?t)) }"
+            f"SELECT ?x ?t WHERE {{ VALUES ?x {{ {values} }} ?x {RDF_TYPE} ?t }}"
         )
         found: dict[Node, list[Node]] = {}
         for row in rows:
-            found.setdefault(row["x"], []).append(row["t"])
+            if not isinstance(row["t"], Literal):
+                found.setdefault(row["x"], []).append(row["t"])
         return found
 
     def find_by_labels(self, texts: Collection[str]) -> dict[str, list[Node]]:
@@ -117,11 +121,10 @@ class SparqlKnowledgeGraph:
                     variants.setdefault(literal, set()).add(text)
         if not variants:
             return {}
-        predicates = " ".join(str(p) for p in LABEL_PREDICATES)
         rows = self.client.select(
             "SELECT DISTINCT ?x ?l WHERE { "
-            f"VALUES ?l {{ {' '.join(str(v) for v in variants)} }} "
-            f"VALUES ?p {{ {predicates} }} ?x ?p ?l "
+            f"VALUES ?l {{ {' '.join(str(v) for v in variants)} }} ?x ?p ?l "
+            f"FILTER(?p IN ({_LABEL_PREDICATE_LIST})) "
             f"FILTER NOT EXISTS {{ ?instance {RDF_TYPE} ?x }} "
             "FILTER NOT EXISTS { ?s ?x ?o } }"
         )

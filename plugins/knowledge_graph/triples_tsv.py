@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import pyoxigraph
-from pyoxigraph import Literal, NamedNode
+from pyoxigraph import Literal, NamedNode, Triple
 
 from plugins.errors import BadInputError
-from plugins.knowledge_graph.graph import Node, Term
+from plugins.knowledge_graph.graph import Statement, Term
 from plugins.knowledge_graph.vocabulary import XSD
 
 NAME_NAMESPACE = "urn:pandora:"
@@ -28,7 +28,7 @@ _DECIMAL = re.compile(r"[+-]?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|[+-]?\d+[eE][+-]?\d
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def read_triples_tsv(path: str) -> Iterator[tuple[Node, NamedNode, Term]]:
+def read_triples_tsv(path: str) -> Iterator[Statement]:
     """The triples of a three-column TSV file; an optional header row is skipped."""
     try:
         with open(path, encoding="utf-8", newline="") as handle:
@@ -48,7 +48,7 @@ def read_triples_tsv(path: str) -> Iterator[tuple[Node, NamedNode, Term]]:
                     and (subject.lower(), predicate.lower(), obj.lower()) in HEADERS
                 ):
                     continue
-                yield (
+                yield Triple(
                     node_from_name(subject),
                     node_from_name(predicate),
                     _object(obj, path, line_number),

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
-from plugins.knowledge_graph.graph import Node, Term
+from plugins.knowledge_graph.graph import Statement
 from plugins.knowledge_graph.graphml import GRAPH_EXTENSIONS, read_graph_file
 from plugins.knowledge_graph.memory_store import InMemoryKnowledgeGraph
 from plugins.knowledge_graph.rdf_files import RDF_EXTENSIONS, read_rdf_file
@@ -43,7 +43,7 @@ class KnowledgeGraphFileLoader:
 
     name: str
     extensions: tuple[str, ...]
-    read: Callable[[str], Iterator[tuple[Node, Node, Term]]]
+    read: Callable[[str], Iterator[Statement]]
     kind: SourceKind = "kg"
     schemes: tuple[str, ...] = ()
 
