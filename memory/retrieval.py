@@ -128,7 +128,7 @@ def _filtered_nearest(
     very selective filter, so up to EXACT_LIMIT matches are ranked here by
     exact cosine similarity; beyond that, Chroma's filtered query is used.
     """
-    ids = store.retrievable_ids(where)
+    ids = store.retrievable_ids(where, limit=EXACT_LIMIT + 1)
     if len(ids) > EXACT_LIMIT:
         return [(h.demonstration, h.score) for h in store.nearest(vector, k, where)]
     return _ranked(store, vector, ids, k)

@@ -330,9 +330,11 @@ class DemonstrationStore:
         """How many records retrieval may return."""
         return self.retrievable.count()
 
-    def retrievable_ids(self, where: dict[str, Any] | None = None) -> list[str]:
-        """The ids of retrievable records matching `where` (no documents loaded)."""
-        return list(self.retrievable.get(where=where, include=[])["ids"])
+    def retrievable_ids(
+        self, where: dict[str, Any] | None = None, limit: int | None = None
+    ) -> list[str]:
+        """The ids of retrievable records matching `where` (at most `limit`)."""
+        return list(self.retrievable.get(where=where, limit=limit, include=[])["ids"])
 
     def retrievable_vectors(self, ids: list[str]) -> dict[str, np.ndarray]:
         """The stored vectors of the retrievable records among `ids`."""
