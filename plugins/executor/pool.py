@@ -13,6 +13,9 @@ import signal
 import sys
 import threading
 import time
+import types
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from plugins.errors import BadInputError
@@ -47,7 +50,8 @@ class Worker:
         self.process = context.Process(
             target=_worker_entry, args=(spec.model_dump_json(), child_end), daemon=True
         )
-        self.process.start()
+        with _caller_main_module_hidden():
+            self.process.start()
         child_end.close()
         self.lockdown = self._wait_until_ready()
 
@@ -107,6 +111,24 @@ class Worker:
             self.process.kill()
         self.process.join(GRACE_SECONDS)
         self.connection.close()
+
+
+@contextmanager
+def _caller_main_module_hidden() -> Iterator[None]:
+    """Start workers without re-running the caller's script in them.
+
+    multiprocessing re-imports `__main__` in every child it starts, which
+    would re-run a script that lacks an `if __name__ == "__main__":` guard and
+    fails outright for `python -` or an embedded interpreter. Workers need
+    nothing from the caller's script, so an empty `__main__` is shown instead
+    while the process starts.
+    """
+    caller_main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = caller_main
 
 
 def _worker_entry(spec_json: str, connection: object) -> None:

@@ -15,19 +15,24 @@ import pandas as pd
 from plugins.hookspecs import hookimpl
 from plugins.model import Box, Focus, Source
 from plugins.pandas_box.database_to_box import database_to_boxes
+from plugins.pandas_box.kg_to_box import kg_to_boxes
 from plugins.pandas_box.render import render_boxes_schema
 from plugins.workspace import Workspace, unique_box_names
 
 
 def source_boxes(source: Source, focus: Focus | None = None) -> list[Box]:
-    """The BOXes of one source (Table-, DB- or KG-to-BOX by its kind)."""
+    """The BOXes of one source (Table-, DB- or KG-to-BOX by its kind).
+
+    A knowledge graph has BOXes only for a focus (its topic entities, or a
+    question to find them in): without one it contributes none.
+    """
     if source.kind == "table":
         return [Box(name, frame, source.name) for name, frame in source.handle.items()]
     if source.kind == "database":
         return database_to_boxes(source.handle, source.name)
-    from plugins.pandas_box.kg_to_box import kg_to_boxes
-
-    return kg_to_boxes(source, focus or Focus())
+    if focus is None:
+        return []  # a KG shows only the subgraph a question focuses on; none asked yet
+    return kg_to_boxes(source, focus)
 
 
 def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Box]:
