@@ -8,12 +8,10 @@ answer is reported as `soft_answer` with `"soft": true`.
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from cli.output import EXIT_FAILED, json_option, print_json, reports_errors
-from cli.run import read_code
+from cli.code_runs import read_code, report_execution
+from cli.output import json_option, reports_errors
 from cli.sources import open_workspace, source_options
 from plugins import Focus
 from plugins.executor import execute
@@ -49,26 +47,4 @@ def graph_command(
     workspace_subgraphs(workspace, focus)  # bad entities or hops: exit 2 before running
     outcome = execute(code, workspace, "networkx", focus=focus, timeout_seconds=timeout)
     soft_answer = parse_soft_answer(code) if outcome.error else None
-    if as_json:
-        payload = {
-            "result": outcome.result,
-            "error": outcome.error.model_dump() if outcome.error else None,
-            "stdout": outcome.stdout,
-            "elapsed_ms": outcome.elapsed_ms,
-            "truncated": outcome.truncated,
-        }
-        if soft_answer is not None:
-            payload.update({"soft_answer": soft_answer, "soft": True})
-        print_json(payload)
-    else:
-        click.echo(outcome.stdout, nl=False, err=True)
-        for row in outcome.result or soft_answer or []:
-            click.echo("\t".join(row))
-    if outcome.error:
-        line = f" (line {outcome.error.line})" if outcome.error.line else ""
-        click.echo(f"pandora: {outcome.error.type}{line}: {outcome.error.message}", err=True)
-        if soft_answer is not None:
-            click.echo(
-                "pandora: the answer printed is the soft answer of the last comment", err=True
-            )
-        sys.exit(EXIT_FAILED)
+    report_execution(outcome, as_json, soft_answer)

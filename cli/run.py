@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import click
 
-from cli.output import EXIT_FAILED, json_option, print_json, reports_errors
+from cli.code_runs import read_code, report_execution
+from cli.output import json_option, reports_errors
 from cli.sources import open_workspace, source_options
-from plugins.errors import BadInputError
 from plugins.executor import execute
 
 
@@ -33,31 +30,4 @@ def run_command(
     code = read_code(code_path)
     workspace = open_workspace(srcs, plugin, source_name, kg)
     outcome = execute(code, workspace, "pandas", timeout_seconds=timeout)
-    if as_json:
-        print_json(
-            {
-                "result": outcome.result,
-                "error": outcome.error.model_dump() if outcome.error else None,
-                "stdout": outcome.stdout,
-                "elapsed_ms": outcome.elapsed_ms,
-                "truncated": outcome.truncated,
-            }
-        )
-    else:
-        click.echo(outcome.stdout, nl=False, err=True)
-        for row in outcome.result or []:
-            click.echo("\t".join(row))
-    if outcome.error:
-        line = f" (line {outcome.error.line})" if outcome.error.line else ""
-        click.echo(f"pandora: {outcome.error.type}{line}: {outcome.error.message}", err=True)
-        sys.exit(EXIT_FAILED)
-
-
-def read_code(code_path: str) -> str:
-    """The program text from a file, or from stdin for `-`."""
-    if code_path == "-":
-        return sys.stdin.read()
-    path = Path(code_path)
-    if not path.is_file():
-        raise BadInputError(f"{code_path}: no such code file")
-    return path.read_text(encoding="utf-8")
+    report_execution(outcome, as_json)
