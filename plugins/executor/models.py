@@ -56,6 +56,8 @@ class SourceRef(BaseModel):
     location: str
     plugin: str
     name: str
+    version: str = ""
+    """The file's modification time and size: a changed file gets a new worker."""
 
 
 class WorkerSpec(BaseModel):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -137,6 +138,16 @@ def _worker_entry(spec_json: str, connection: object) -> None:
     serve(spec_json, connection)
 
 
+def _version(location: str) -> str:
+    """Modification time and size of a source file ("" for URLs), so that a worker
+    holding the old data of a file that changed is never reused for it."""
+    try:
+        status = os.stat(location)
+    except OSError:
+        return ""
+    return f"{status.st_mtime_ns}:{status.st_size}"
+
+
 def _failure(error_type: str, message: str, started: float) -> ExecutionResult:
     return ExecutionResult(
         error=CodeError(type=error_type, message=message),
@@ -191,7 +202,10 @@ class ExecutorPool:
     def spec_for(self, workspace: Workspace, representation: str) -> WorkerSpec:
         """The worker spec of `workspace` (how a worker re-opens its sources)."""
         sources = tuple(
-            SourceRef(location=s.location, plugin=s.plugin, name=s.name) for s in workspace.sources
+            SourceRef(
+                location=s.location, plugin=s.plugin, name=s.name, version=_version(s.location)
+            )
+            for s in workspace.sources
         )
         return WorkerSpec(sources=sources, representation=representation, limits=self.limits)
 

@@ -7,7 +7,6 @@ import pytest
 from memory.retrieval import find_cached_program, search_demonstrations
 from memory.staleness import recheck_demonstrations
 from memory.verification import build_demonstration
-from plugins.executor import default_pool
 from tests.conftest import EXAMPLES
 
 QUESTION = "How many cities in the table are in India?"
@@ -33,9 +32,6 @@ def stored(store, cities_copy):
 
 def _rewrite(path, old, new):
     path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
-    # The executor keeps a worker per source location for the life of the
-    # process; a user editing a file runs `pandora memory verify` in a new one.
-    default_pool().shutdown()
 
 
 def test_an_unchanged_schema_keeps_the_demonstration(store, stored):

@@ -42,3 +42,12 @@ def test_a_script_without_main_guard_runs_once_from_a_file_or_stdin(tmp_path, ex
         assert run.returncode == 0, run.stderr
         assert run.stdout.count("top-level code ran") == 1
         assert "[['Notorious'], ['Rear Window'], ['Vertigo']] None" in run.stdout
+
+
+def test_a_source_file_that_changes_is_read_again(tmp_path):
+    table = tmp_path / "prices.csv"
+    table.write_text("item,price\npen,2\n")
+    code = "result = prices['price'].sum()"
+    assert execute(code, Workspace.of([load_source(str(table))])).result == [["2"]]
+    table.write_text("item,price\npen,2\nink,5\n")
+    assert execute(code, Workspace.of([load_source(str(table))])).result == [["7"]]
