@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 import rdflib
-from pyoxigraph import BlankNode, Literal, NamedNode
+from pyoxigraph import NamedNode
 
 from plugins.knowledge_graph.memory_store import InMemoryKnowledgeGraph
-from plugins.knowledge_graph.rdf_files import read_rdf_file
+from plugins.knowledge_graph.rdf_files import from_rdflib_term, read_rdf_file
 from plugins.knowledge_graph.sparql_store import SparqlKnowledgeGraph
 from plugins.knowledge_graph.subgraph import extract_subgraph
 from plugins.pandas_box.kg_to_box import subgraph_to_boxes
@@ -112,23 +112,11 @@ class RdflibSparqlClient:
     def select(self, query: str) -> list[dict]:
         rows = []
         for row in self.graph.query(query):
-            rows.append({str(k): _to_pyoxigraph(v) for k, v in row.asdict().items()})
+            rows.append({str(k): from_rdflib_term(v) for k, v in row.asdict().items()})
         return rows
 
     def ask(self, query: str) -> bool:
         return bool(self.graph.query(query).askAnswer)
-
-
-def _to_pyoxigraph(term):
-    if isinstance(term, rdflib.BNode):
-        return BlankNode(str(term))
-    if isinstance(term, rdflib.Literal):
-        if term.language:
-            return Literal(str(term), language=term.language)
-        if term.datatype:
-            return Literal(str(term), datatype=NamedNode(str(term.datatype)))
-        return Literal(str(term))
-    return NamedNode(str(term))
 
 
 def degree_ranked_entities(kg: InMemoryKnowledgeGraph) -> tuple[NamedNode, NamedNode]:

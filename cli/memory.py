@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
+from cli.code_runs import read_code
 from cli.output import json_option, print_json, reports_errors
 from memory.models import VERIFICATIONS, Demonstration, FocusSpec
 from memory.retrieval import MODES, search_demonstrations
@@ -74,7 +74,7 @@ def add_command(
     It is refused when the code fails, returns nothing, or differs from
     --answer, unless --unverified is given.
     """
-    code = _read_code(code_file)
+    code = read_code(code_file)
     expected = parse_answer(answer_json) if answer_json is not None else None
     demonstration, outcome = build_demonstration(
         question=question,
@@ -340,15 +340,6 @@ def _validation_message(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "line"
     return f"{where}: {first['msg']}"
-
-
-def _read_code(code_file: str) -> str:
-    if code_file == "-":
-        return sys.stdin.read()
-    path = Path(code_file)
-    if not path.is_file():
-        raise BadInputError(f"{code_file}: no such file")
-    return path.read_text(encoding="utf-8")
 
 
 def _absolute(location: str) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from plugins.executor.errors import SandboxViolation
-from plugins.executor.policy import QUERY_ESCAPE
+from plugins.executor.policy import PANDAS_WRITERS_ALWAYS_CLOSED, QUERY_ESCAPE
 
 CLOSED_FUNCTIONS = {
     "numpy": (
@@ -40,18 +40,6 @@ CLOSED_FUNCTIONS = {
 CLOSED_PREFIXES = {"pandas": ("read_",), "networkx": ("read_", "write_", "generate_")}
 """Module attributes closed by name prefix (readers and writers)."""
 
-WRITERS_ALWAYS_CLOSED = (
-    "to_excel",
-    "to_parquet",
-    "to_pickle",
-    "to_sql",
-    "to_hdf",
-    "to_feather",
-    "to_stata",
-    "to_clipboard",
-    "to_orc",
-)
-"""pandas writers that touch files or databases whatever their arguments."""
 
 WRITERS_WITHOUT_PATH = ("to_csv", "to_json", "to_html", "to_latex", "to_markdown", "to_xml")
 """pandas writers that return text when given no path or buffer: allowed then."""
@@ -95,7 +83,7 @@ def _close_pandas_methods(pandas: Any) -> list[str]:
     closed: list[str] = []
     for cls in (pandas.DataFrame, pandas.Series):
         label = f"pandas.{cls.__name__}"
-        for name in WRITERS_ALWAYS_CLOSED:
+        for name in PANDAS_WRITERS_ALWAYS_CLOSED:
             if hasattr(cls, name):
                 closed.append(_close(cls, name, f"{label}.{name}"))
         for name in WRITERS_WITHOUT_PATH:

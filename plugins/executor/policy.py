@@ -91,19 +91,24 @@ INTROSPECTION_ATTRIBUTES = frozenset(
 """Attributes that lead to frames, code objects, class internals or that make
 shared arrays writable."""
 
+PANDAS_WRITERS_ALWAYS_CLOSED = (
+    "to_excel",
+    "to_parquet",
+    "to_pickle",
+    "to_sql",
+    "to_hdf",
+    "to_feather",
+    "to_stata",
+    "to_clipboard",
+    "to_orc",
+)
+"""pandas writers that touch files or databases whatever their arguments."""
+
 DOOR_ATTRIBUTES = frozenset(
     {
         # writers of pandas objects (to_csv() and friends without a path are
         # allowed at run time by the library doors; with a path they are not)
-        "to_excel",
-        "to_parquet",
-        "to_pickle",
-        "to_sql",
-        "to_hdf",
-        "to_feather",
-        "to_stata",
-        "to_clipboard",
-        "to_orc",
+        *PANDAS_WRITERS_ALWAYS_CLOSED,
         # numpy file and native-code doors
         "tofile",
         "fromfile",

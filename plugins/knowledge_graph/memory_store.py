@@ -22,7 +22,7 @@ from rapidfuzz import fuzz, process
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Statement, Term, Triple
-from plugins.knowledge_graph.terms import is_node, local_name
+from plugins.knowledge_graph.terms import is_node, local_name, named_node, spelled_iri
 from plugins.knowledge_graph.text import normalize_label, split_identifier_words
 from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
 
@@ -191,13 +191,10 @@ class InMemoryKnowledgeGraph:
     def resolve(self, text: str) -> list[Node]:
         """Nodes named by an IRI (bare or in <>), a local name or a label."""
         text = text.strip()
-        iri = text[1:-1] if text.startswith("<") and text.endswith(">") else text
-        if "://" in iri or iri.startswith("urn:"):
-            try:
-                node = NamedNode(iri)
-            except ValueError:
-                return []
-            return [node] if node in self.term_ids else []
+        iri = spelled_iri(text)
+        if iri is not None:
+            node = named_node(iri)
+            return [node] if node is not None and node in self.term_ids else []
         ids = self._local_name_index.get(text) or self._label_index.get(normalize_label(text), [])
         return [self.terms[i] for i in ids]
 

@@ -67,10 +67,13 @@ def _read_with_rdflib(path: str, rdflib_format: str) -> Iterator[Statement]:
         message = " ".join(str(error).split()) or type(error).__name__
         raise BadInputError(f"{path}: malformed {rdflib_format}: {message}") from error
     for subject, predicate, obj, _ in dataset.quads((None, None, None, None)):
-        yield pyoxigraph.Triple(_from_rdflib(subject), _from_rdflib(predicate), _from_rdflib(obj))
+        yield pyoxigraph.Triple(
+            from_rdflib_term(subject), from_rdflib_term(predicate), from_rdflib_term(obj)
+        )
 
 
-def _from_rdflib(term: rdflib.term.Node) -> Term:
+def from_rdflib_term(term: rdflib.term.Node) -> Term:
+    """The pyoxigraph term equal to an rdflib term."""
     if isinstance(term, rdflib.BNode):
         return BlankNode(str(term))
     if isinstance(term, rdflib.Literal):

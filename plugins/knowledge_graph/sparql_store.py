@@ -17,6 +17,7 @@ from pyoxigraph import Literal, NamedNode
 
 from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Term, Triple
 from plugins.knowledge_graph.sparql_client import SparqlClient
+from plugins.knowledge_graph.terms import named_node, spelled_iri
 from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
 
 # One VALUES block per query: some engines (rdflib among them) join two
@@ -144,11 +145,10 @@ class SparqlKnowledgeGraph:
     def resolve(self, text: str) -> list[Node]:
         """The IRI `text` names if the endpoint knows it, else exact label matches."""
         text = text.strip()
-        iri = text[1:-1] if text.startswith("<") and text.endswith(">") else text
-        if "://" in iri or iri.startswith("urn:"):
-            try:
-                node = NamedNode(iri)
-            except ValueError:
+        iri = spelled_iri(text)
+        if iri is not None:
+            node = named_node(iri)
+            if node is None:
                 return []
             known = self.client.ask(f"ASK {{ {{ {node} ?p ?o }} UNION {{ ?s ?p {node} }} }}")
             return [node] if known else []

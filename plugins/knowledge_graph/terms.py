@@ -100,3 +100,18 @@ def local_name(node: NamedNode | BlankNode) -> str:
 def is_node(term: object) -> bool:
     """True for IRIs and blank nodes, the terms a subgraph can expand from."""
     return isinstance(term, NamedNode | BlankNode)
+
+
+def spelled_iri(text: str) -> str | None:
+    """The IRI `text` spells (bare or in `<>`), or None when it names no IRI."""
+    text = text.strip()
+    iri = text[1:-1] if text.startswith("<") and text.endswith(">") else text
+    return iri if "://" in iri or iri.startswith("urn:") else None
+
+
+def named_node(iri: str) -> NamedNode | None:
+    """The IRI as a node, or None when it is not a valid IRI."""
+    try:
+        return NamedNode(iri)
+    except ValueError:
+        return None
