@@ -60,17 +60,6 @@ class SourceRef(BaseModel):
     """The file's modification time and size: a changed file gets a new worker."""
 
 
-class WorkerSpec(BaseModel):
-    """Everything a worker process needs to build its data: the sources, the
-    representation whose namespace programs see, and the limits."""
-
-    model_config = ConfigDict(frozen=True)
-
-    sources: tuple[SourceRef, ...]
-    representation: str
-    limits: Limits = Limits()
-
-
 class FocusRef(BaseModel):
     """A `plugins.Focus` as it travels to a worker."""
 
@@ -79,6 +68,22 @@ class FocusRef(BaseModel):
     question: str | None = None
     entities: tuple[str, ...] = ()
     hops: int = 2
+
+
+class WorkerSpec(BaseModel):
+    """Everything a worker process needs to build its data: the sources, the
+    representation whose namespace programs see, and the limits.
+
+    `prefetch_focus` is built before the worker locks itself down: a KG behind
+    an endpoint can only be queried while sockets are still open.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    sources: tuple[SourceRef, ...]
+    representation: str
+    limits: Limits = Limits()
+    prefetch_focus: FocusRef | None = None
 
 
 class RunRequest(BaseModel):

@@ -33,6 +33,7 @@ from plugins.executor.models import (
 )
 from plugins.executor.policy import ALLOWED_MODULES
 from plugins.model import Focus
+from plugins.sources import url_scheme
 from plugins.workspace import Workspace
 
 START_METHOD = "forkserver"
@@ -184,14 +185,13 @@ class ExecutorPool:
         timeout_seconds: float = 10.0,
     ) -> ExecutionResult:
         """Run `code` on `workspace` as `representation` shows it."""
-        spec = self.spec_for(workspace, representation)
-        request = RunRequest(
-            code=code,
-            focus=FocusRef(question=focus.question, entities=focus.entities, hops=focus.hops)
+        focus_ref = (
+            FocusRef(question=focus.question, entities=focus.entities, hops=focus.hops)
             if focus
-            else None,
-            timeout_seconds=timeout_seconds,
+            else None
         )
+        spec = self.spec_for(workspace, representation, focus_ref)
+        request = RunRequest(code=code, focus=focus_ref, timeout_seconds=timeout_seconds)
         worker = self._acquire(spec)
         try:
             result = worker.run(request)
@@ -199,15 +199,27 @@ class ExecutorPool:
             self._release(worker)
         return result
 
-    def spec_for(self, workspace: Workspace, representation: str) -> WorkerSpec:
-        """The worker spec of `workspace` (how a worker re-opens its sources)."""
+    def spec_for(
+        self, workspace: Workspace, representation: str, focus: FocusRef | None = None
+    ) -> WorkerSpec:
+        """The worker spec of `workspace` (how a worker re-opens its sources).
+
+        A knowledge graph behind a URL is read before the worker locks itself
+        down, so its worker is specific to the focus it prefetched.
+        """
+        remote_graph = any(s.kind == "kg" and url_scheme(s.location) for s in workspace.sources)
         sources = tuple(
             SourceRef(
                 location=s.location, plugin=s.plugin, name=s.name, version=_version(s.location)
             )
             for s in workspace.sources
         )
-        return WorkerSpec(sources=sources, representation=representation, limits=self.limits)
+        return WorkerSpec(
+            sources=sources,
+            representation=representation,
+            limits=self.limits,
+            prefetch_focus=focus if remote_graph else None,
+        )
 
     def warm(self, workspace: Workspace, representation: str = "pandas") -> LockdownReport:
         """Start a worker now (cold start off the first call's clock)."""

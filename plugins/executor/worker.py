@@ -66,7 +66,7 @@ class WorkerSession:
         if self.representation.language == "sql":
             self._run_query("SELECT 1", 10.0)  # open the connection before sockets close
         else:
-            self._namespace(None)
+            self._namespace(spec.prefetch_focus)
         close_library_doors()
         self.lockdown = lock_down(spec.limits, [s.location for s in spec.sources])
         self.tripwire = Tripwire()

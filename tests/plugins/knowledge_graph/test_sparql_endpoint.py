@@ -75,3 +75,24 @@ def test_endpoint_failures_are_one_line_bad_input(
 def test_unreachable_endpoint() -> None:
     with pytest.raises(BadInputError, match="cannot reach SPARQL endpoint"):
         load_source("sparql+http://127.0.0.1:9/sparql")
+
+
+def test_code_on_an_endpoint_runs_through_the_executor(sparql_endpoint, rdflib_graph, write_graph):
+    """Workers block sockets before running code, so they prefetch the focus first."""
+    from plugins import Workspace
+    from plugins.executor import execute
+
+    focus = Focus(entities=("Alfred Hitchcock",), hops=2)
+    networkx_code = (
+        "def KGQA(question, graph):\n"
+        "    return sorted(h for h, t, r in graph.edges(data='relation') if r == 'directed_by')\n"
+    )
+    pandas_code = 'result = sorted(set(film[film["directed_by"] == "Alfred Hitchcock"]["film"]))'
+    for representation, code in (("networkx", networkx_code), ("pandas", pandas_code)):
+        outcomes = [
+            execute(code, Workspace.of([load_source(location)]), representation, focus=focus)
+            for location in (sparql_endpoint(rdflib_graph("films")), str(write_graph("films")))
+        ]
+        remote, local = outcomes
+        assert remote.error is None, remote.error
+        assert remote.result == local.result and remote.result
