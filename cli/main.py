@@ -2,6 +2,7 @@
 
 import click
 
+from cli.doctor import doctor_command
 from cli.graph import graph_command
 from cli.inspect import inspect_command
 from cli.memory import memory_group
@@ -22,3 +23,4 @@ main.add_command(plugins_command)
 main.add_command(run_command)
 main.add_command(graph_command)
 main.add_command(memory_group)
+main.add_command(doctor_command)
