@@ -11,6 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 MISSING_TOKENS = frozenset({"", "n/a", "na", "nan", "null", "none", "-", "—", "–", "?"})
+MISSING_SPELLINGS = sorted(
+    {spelling for token in MISSING_TOKENS for spelling in (token, token.upper(), token.title())}
+)
 # Plain pattern strings (not compiled) so that pandas hands them to Arrow's RE2 engine.
 FOOTNOTE_MARK = r"(?:\[[^\]]{1,4}\]|[*†‡§¶]+)$"
 CLEAN_NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
@@ -59,11 +62,9 @@ def infer_series_type(series: pd.Series) -> pd.Series:
         if not cleaned.empty and cleaned.str.fullmatch(CLEAN_NUMBER).all():
             return _to_number(cleaned.str.replace(",", "", regex=False), series.index)
     elif _present(sample).str.fullmatch(DATE_LIKE).all():
-        present = _present(values)
-        if not present.empty and present.str.fullmatch(DATE_LIKE).all():
-            dates = _to_datetime(present)
-            if dates is not None:
-                return dates.reindex(series.index)
+        dates = _to_datetime(_present(values))
+        if dates is not None:
+            return dates.reindex(series.index)
     return series
 
 
@@ -75,7 +76,7 @@ def _all_numbers(values: pd.Series) -> bool:
 def _present(values: pd.Series) -> pd.Series:
     """Stripped text of `values` without the cells that mean 'missing'."""
     text = values.astype("string").str.strip()
-    return text[~text.str.lower().isin(MISSING_TOKENS)]
+    return text[~text.isin(MISSING_SPELLINGS)]
 
 
 def _to_number(values: pd.Series, index: pd.Index) -> pd.Series:
@@ -87,9 +88,17 @@ def _to_number(values: pd.Series, index: pd.Index) -> pd.Series:
 
 
 def _to_datetime(values: pd.Series) -> pd.Series | None:
-    for date_format in ("ISO8601", "mixed"):
-        try:
-            return pd.to_datetime(values.astype(str), format=date_format)
-        except (ValueError, OverflowError):
-            continue
-    return None
+    """Dates when every value is one: strict ISO 8601 first (fast, and it checks
+    every cell itself); other layouts only when each cell looks like a date."""
+    if values.empty:
+        return None
+    try:
+        return pd.to_datetime(values, format="ISO8601")
+    except (ValueError, OverflowError):
+        pass
+    if not values.str.fullmatch(DATE_LIKE).all():
+        return None
+    try:
+        return pd.to_datetime(values, format="mixed")
+    except (ValueError, OverflowError):
+        return None
