@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import sys
+import warnings
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,10 +86,18 @@ def _read_csv(path: Path, head: bytes, encoding: str) -> pd.DataFrame:
     if not sample.strip():
         raise BadInputError(f"{path}: file is empty")
     delimiter = "\t" if path.suffix.lower() == ".tsv" else sniff_delimiter(sample)
+    options = {"sep": delimiter, "encoding": encoding, "keep_default_na": False, "na_values": [""]}
+    if '\\"' in sample:  # quotes inside quoted cells escaped as \" (many exports), not ""
+        options["escapechar"] = "\\"
     try:
-        frame = pd.read_csv(
-            path, sep=delimiter, encoding=encoding, keep_default_na=False, na_values=[""]
-        )
+        with warnings.catch_warnings():
+            # rows longer than the header: pandas would silently make the first
+            # column an index, or (index_col=False) drop the extra cells with a warning
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(path, index_col=False, **options)
+    except pd.errors.ParserWarning:
+        message = f"{path}: malformed CSV: rows have more cells than the header"
+        raise BadInputError(message) from None
     except pd.errors.EmptyDataError:
         raise BadInputError(f"{path}: file has no columns") from None
     except pd.errors.ParserError as error:

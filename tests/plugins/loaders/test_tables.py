@@ -28,6 +28,13 @@ def test_messy_csv_cells_get_numeric_and_date_dtypes(examples):
     assert list(frame.columns)[5] == "Mayor's party"  # names kept exactly
 
 
+def test_backslash_escaped_quotes_in_quoted_cells(tmp_path):
+    path = write(tmp_path / "shows.csv", 'year,title\n"2002","Ep: \\"Normal\\", really"\n')
+    frame = load_source(str(path)).handle["shows"]
+    assert frame["title"].tolist() == ['Ep: "Normal", really']
+    assert frame["year"].tolist() == [2002]
+
+
 def test_mixed_column_stays_text(tmp_path):
     path = write(tmp_path / "mixed.csv", "code,amount\nA1,10\n7,20\n")
     frame = load_source(str(path)).handle["mixed"]
@@ -74,6 +81,7 @@ def test_duplicate_and_empty_column_names_are_renamed_with_a_warning(tmp_path, c
         ("empty.csv", "", "file is empty"),
         ("header.csv", "a,b\n", "has a header but no data rows"),
         ("bad.csv", 'a,b\n1,2\n3,4,5,6\n"x', "malformed CSV"),
+        ("long_rows.csv", "a,b\n1,2,3\n4,5,6\n", "rows have more cells than the header"),
         ("fake.csv", "SQLite format 3\x00rest", "looks like a SQLite database"),
         ("binary.csv", "a,b\x00\x01\x02", "binary data"),
         ("fake.parquet", "a,b\n1,2\n", "not a Parquet file"),
