@@ -55,3 +55,14 @@ def pandora():
 def examples() -> Path:
     """The bundled examples folder."""
     return EXAMPLES
+
+
+@pytest.fixture(autouse=True)
+def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own PANDORA_HOME (inherited by CLI subprocesses) and the
+    default memory settings; ~/.pandora is never touched."""
+    home = tmp_path / "pandora-home"
+    monkeypatch.setenv("PANDORA_HOME", str(home))
+    for variable in ("PANDORA_EMBEDDING", "PANDORA_MEMORY_URL", "PANDORA_MEMORY_MASKING"):
+        monkeypatch.delenv(variable, raising=False)
+    return home

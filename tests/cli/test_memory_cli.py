@@ -6,7 +6,6 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from cli.main import main
@@ -16,15 +15,6 @@ from tests.conftest import EXAMPLES
 SEED_COUNT = len(load_seed_demonstrations())
 CITIES = str(EXAMPLES / "cities.csv")
 INDIA_CODE = "result = int((cities['Country'] == 'India').sum())\n"
-
-
-@pytest.fixture(autouse=True)
-def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    monkeypatch.setenv("PANDORA_HOME", str(home))
-    for variable in ("PANDORA_EMBEDDING", "PANDORA_MEMORY_URL", "PANDORA_MEMORY_MASKING"):
-        monkeypatch.delenv(variable, raising=False)
-    return home
 
 
 def memory(*arguments: str, stdin: str | None = None):

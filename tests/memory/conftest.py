@@ -11,16 +11,6 @@ from memory.settings import MemorySettings
 from memory.store import DemonstrationStore
 
 
-@pytest.fixture(autouse=True)
-def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every memory test gets its own PANDORA_HOME; ~/.pandora is never touched."""
-    home = tmp_path / "pandora-home"
-    monkeypatch.setenv("PANDORA_HOME", str(home))
-    for variable in ("PANDORA_EMBEDDING", "PANDORA_MEMORY_URL", "PANDORA_MEMORY_MASKING"):
-        monkeypatch.delenv(variable, raising=False)
-    return home
-
-
 @pytest.fixture
 def settings(memory_home: Path) -> MemorySettings:
     """The default settings for the test's home."""
