@@ -1,26 +1,48 @@
-"""Entry point of the `pandora` console script."""
+"""Entry point of the `pandora` console script.
+
+Commands are imported only when they run: `pandora --help` must not pay for
+pandas, chromadb or langgraph. A new command is one line in `COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import importlib
 
 import click
 
-from cli.doctor import doctor_command
-from cli.graph import graph_command
-from cli.inspect import inspect_command
-from cli.memory import memory_group
-from cli.plugins import plugins_command
-from cli.run import run_command
-from cli.sql import sql_command
+COMMANDS: dict[str, tuple[str, str]] = {
+    "inspect": ("cli.inspect:inspect_command", "Show the BOXes, DDL or KG schema the LLM sees."),
+    "sql": ("cli.sql:sql_command", "Run one read-only SQL query."),
+    "run": ("cli.run:run_command", "Run pandas code on the BOXes, in the sandbox."),
+    "graph": ("cli.graph:graph_command", "Run NetworkX code on a KG subgraph, in the sandbox."),
+    "memory": ("cli.memory:memory_group", "The memory of verified demonstrations."),
+    "plugins": ("cli.plugins:plugins_command", "Installed plugins, and any that failed."),
+    "doctor": ("cli.doctor:doctor_command", "The sandbox layers generated code gets here."),
+}
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use, by name."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, without importing any command."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import the module of `cmd_name` and return its click command."""
+        if cmd_name not in COMMANDS:
+            return None
+        module_name, attribute = COMMANDS[cmd_name][0].split(":")
+        return getattr(importlib.import_module(module_name), attribute)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List commands with their one-line summaries, still importing nothing."""
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pandora-skr")
 def main() -> None:
     """Ask questions of tables, databases and knowledge graphs with code an LLM writes."""
-
-
-main.add_command(inspect_command)
-main.add_command(sql_command)
-main.add_command(plugins_command)
-main.add_command(run_command)
-main.add_command(graph_command)
-main.add_command(memory_group)
-main.add_command(doctor_command)
