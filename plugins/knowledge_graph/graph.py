@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from enum import Enum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pyoxigraph import BlankNode, Literal, NamedNode, Quad
 from pyoxigraph import Triple as RdfTriple
+
+if TYPE_CHECKING:
+    from plugins.knowledge_graph.schema import Schema
 
 Node = NamedNode | BlankNode
 Term = NamedNode | BlankNode | Literal
@@ -43,6 +46,8 @@ class KnowledgeGraph(Protocol):
 
     location: str
     languages: tuple[str, ...]
+    whole_schema_is_cheap: bool
+    """True when `schema()` is cheap enough to name every subgraph by it."""
 
     def relation_counts(self, frontier: Sequence[Node]) -> dict[RelationKey, int]:
         """How many edges of each (predicate, direction) touch `frontier`."""
@@ -62,6 +67,14 @@ class KnowledgeGraph(Protocol):
 
     def types(self, nodes: Collection[Node]) -> dict[Node, list[Node]]:
         """The rdf:type objects of each node that has any."""
+        ...
+
+    def schema(self) -> Schema:
+        """The types, predicates and per-type fields of the whole KG."""
+        ...
+
+    def instances(self, kind: Node, limit: int) -> list[Node]:
+        """The first `limit` instances of class `kind`, by string value."""
         ...
 
     def find_by_labels(self, texts: Collection[str]) -> dict[str, list[Node]]:

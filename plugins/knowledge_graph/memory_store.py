@@ -22,14 +22,17 @@ from rapidfuzz import fuzz, process
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Statement, Term, Triple
+from plugins.knowledge_graph.schema import Schema, SubjectType
 from plugins.knowledge_graph.terms import is_node, local_name, named_node, spelled_iri
 from plugins.knowledge_graph.text import normalize_label, split_identifier_words
-from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
+from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, NAMING_PREDICATES, RDF_TYPE
 
 
 class InMemoryKnowledgeGraph:
     """A knowledge graph held as sorted (subject, predicate, object) id arrays
     with CSR offsets for both directions."""
+
+    whole_schema_is_cheap = True
 
     def __init__(
         self,
@@ -161,6 +164,81 @@ class InMemoryKnowledgeGraph:
     @cached_property
     def _label_predicate_ids(self) -> np.ndarray:
         return np.array([self.term_ids[p] for p in LABEL_PREDICATES if p in self.term_ids] or [-1])
+
+    # -- the whole graph's schema -------------------------------------------
+
+    def schema(self) -> Schema:
+        """Types, predicates and the fields of each type, over the whole KG."""
+        return self._schema
+
+    def instances(self, kind: Node, limit: int) -> list[Node]:
+        """The first `limit` instances of class `kind`, by string value."""
+        type_id, class_id = self.term_ids.get(RDF_TYPE), self.term_ids.get(kind)
+        if type_id is None or class_id is None:
+            return []
+        rows = np.flatnonzero((self.p == type_id) & (self.o == class_id))
+        return [self.terms[i] for i in np.sort(self.s[rows])[:limit].tolist()]
+
+    @cached_property
+    def _schema(self) -> Schema:
+        type_id = self.term_ids.get(RDF_TYPE, -1)
+        typing = np.flatnonzero(self.p == type_id)
+        typing = typing[self._is_node[self.o[typing]]]
+        instances, classes = self.s[typing], self.o[typing]
+        naming_ids = [self.term_ids[p] for p in NAMING_PREDICATES if p in self.term_ids]
+        is_field = np.ones(len(self.terms), dtype=bool)
+        is_field[naming_ids] = False
+        typed_rows = _rows(self.out_offsets, instances)
+        row_classes = np.repeat(classes, np.diff(self.out_offsets)[instances])
+        typed = np.zeros(len(self.terms), dtype=bool)
+        typed[instances] = True
+        untyped_rows = np.flatnonzero(~typed[self.s])
+        subject_classes = np.concatenate([row_classes, np.full(len(untyped_rows), -1)])
+        rows = np.concatenate([typed_rows, untyped_rows])
+        keep = is_field[self.p[rows]]
+        fields, data = self._fields_by_type(subject_classes[keep], rows[keep])
+        class_ids, class_counts = np.unique(classes, return_counts=True)
+        predicate_ids, predicate_counts = np.unique(self.p, return_counts=True)
+        return Schema(
+            {
+                self.terms[c]: n
+                for c, n in zip(class_ids.tolist(), class_counts.tolist(), strict=True)
+            },
+            {
+                self.terms[p]: n
+                for p, n in zip(predicate_ids.tolist(), predicate_counts.tolist(), strict=True)
+            },
+            fields,
+            data,
+        )
+
+    def _fields_by_type(
+        self, subject_classes: np.ndarray, rows: np.ndarray
+    ) -> tuple[dict[SubjectType, frozenset[NamedNode]], dict[SubjectType, frozenset[NamedNode]]]:
+        """Per subject class (-1: untyped), the predicates of `rows`, and those
+        of them whose objects are all literals."""
+        width = len(self.terms)
+        keys = (subject_classes.astype(np.int64) + 1) * width + self.p[rows]
+        literal = ~self._is_node[self.o[rows]]
+        every = np.unique(keys)
+        with_entities = set(np.unique(keys[~literal]).tolist())
+        fields: dict[SubjectType, set[NamedNode]] = {}
+        data: dict[SubjectType, set[NamedNode]] = {}
+        for key in every.tolist():
+            class_id, predicate_id = divmod(key, width)
+            kind = self.terms[class_id - 1] if class_id else None
+            predicate = self.terms[predicate_id]
+            fields.setdefault(kind, set()).add(predicate)
+            if key not in with_entities:
+                data.setdefault(kind, set()).add(predicate)
+        return (
+            {kind: frozenset(p) for kind, p in fields.items()},
+            {kind: frozenset(p) for kind, p in data.items()},
+        )
+
+    @cached_property
+    def _is_node(self) -> np.ndarray:
+        return np.array([is_node(term) for term in self.terms], dtype=bool)
 
     # -- finding entities by name -------------------------------------------
 

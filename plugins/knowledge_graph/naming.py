@@ -1,55 +1,125 @@
-"""Display names of a subgraph's entities, relations and types.
+"""Display names of a knowledge graph's entities, relations, types and fields.
 
-Entities are shown by label (rdfs:label, skos:prefLabel, schema:name; the
-preferred language first), else by IRI local name. Names are unique within a
-subgraph: two entities labelled "Paris" become "Paris (Q90)" and
-"Paris (Q830149)". Blank nodes (mediator nodes without an IRI) get a
-stable, readable id from their type and a hash of their outgoing edges, so
-the same file gives the same name on every load. Relations and types are
-shown in snake_case (`directed_by`, `award_win`), the form BOX fields and
-NetworkX relations take.
+Entities are shown by label (rdfs:label, skos:prefLabel, schema:name, then
+the KG's own name properties; the preferred language first), else by IRI
+local name. Names are unique within a subgraph: two entities labelled
+"Paris" become "Paris (Q90)" and "Paris (Q830149)". Blank nodes (mediator
+nodes without an IRI) get a stable, readable id from their type and a hash
+of their outgoing edges, so the same file gives the same name on every load.
+
+Types, relations and BOX fields are named from the whole KG's schema, never
+from the subgraph at hand: a type is named after its label or local name
+(snake_case), a relation likewise, unique over the KG; a BOX field is
+unique among the predicates the type's instances use anywhere in the KG.
+When two predicates would take the same name, both are qualified by the IRI
+segment before their local name (`country#name` and `city#name` as relations
+are `country_name` and `city_name`; in the `country` BOX, where only
+`country#name` is a field, it is plain `name`). So a program that reads
+`country.name` works at every hop count.
 """
 
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from pyoxigraph import BlankNode, Literal, NamedNode
 
-from plugins.knowledge_graph.graph import KnowledgeGraph, Node
+from plugins.knowledge_graph.graph import KnowledgeGraph, Node, Triple
+from plugins.knowledge_graph.schema import Schema, SubjectType, schema_of_triples
 from plugins.knowledge_graph.terms import local_name
 from plugins.knowledge_graph.text import snake_case
 from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES
+from plugins.names import make_identifier
 
 UNTYPED = "entity"
+UNNAMED_RELATION = "related_to"
 _BLANK_NODE_EDGES_READ = 10_000
 
 
 @dataclass(frozen=True)
+class SchemaNames:
+    """The names a KG's schema gives: BOX names per class, relation names per
+    predicate (unique over the KG), and field names per (type, predicate)."""
+
+    types: dict[Node, str]
+    relations: dict[NamedNode, str]
+    fields: dict[tuple[SubjectType, NamedNode], str]
+
+    def box_name(self, kind: SubjectType) -> str:
+        """The BOX name of a class, `entity` for untyped subjects."""
+        return UNTYPED if kind is None else self.types[kind]
+
+
+@dataclass(frozen=True)
 class Names:
-    """What a subgraph's nodes and predicates are called when shown."""
+    """What a subgraph's nodes and predicates are called when shown.
+
+    `types` maps each entity to its BOX names; `fields` maps a (BOX name,
+    predicate) pair to the BOX field the predicate fills."""
 
     entities: dict[Node, str]
     relations: dict[NamedNode, str]
     types: dict[Node, tuple[str, ...]]
+    fields: dict[tuple[str, NamedNode], str]
+
+
+_SCHEMA_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def name_schema(kg: KnowledgeGraph, schema: Schema) -> SchemaNames:
+    """Names for every class, predicate and (type, predicate) field of `schema`."""
+    classes = sorted(schema.type_counts, key=_sort_key)
+    predicates = sorted(schema.predicates() | set(schema.predicate_counts), key=_sort_key)
+    labels = kg.labels([*classes, *predicates])
+
+    def base(term: Node, fallback: str) -> str:
+        return make_identifier(
+            snake_case(_label_or_local_name(term, labels, kg.languages)), fallback=fallback
+        )
+
+    types = _distinct({kind: base(kind, UNTYPED) for kind in classes}, {UNTYPED})
+    relation_bases = {predicate: base(predicate, UNNAMED_RELATION) for predicate in predicates}
+    relations = _distinct(relation_bases, set())
+    fields: dict[tuple[SubjectType, NamedNode], str] = {}
+    for kind, kind_predicates in schema.predicates_by_type.items():
+        box = UNTYPED if kind is None else types[kind]
+        named = _distinct({p: relation_bases[p] for p in kind_predicates}, {box})
+        fields.update({(kind, predicate): name for predicate, name in named.items()})
+    return SchemaNames(types, relations, fields)
+
+
+def kg_schema_names(kg: KnowledgeGraph) -> SchemaNames:
+    """The schema names of a KG that can be scanned whole, computed once."""
+    if kg not in _SCHEMA_NAMES:
+        _SCHEMA_NAMES[kg] = name_schema(kg, kg.schema())
+    return _SCHEMA_NAMES[kg]
 
 
 def name_subgraph(
-    kg: KnowledgeGraph, entities: Collection[Node], relations: Collection[NamedNode]
+    kg: KnowledgeGraph, entities: Collection[Node], triples: Collection[Triple]
 ) -> Names:
-    """Unique display names for `entities`, snake_case names for `relations`,
-    and the snake_case type names of each entity (empty when untyped)."""
+    """Unique display names for `entities`, and the schema's names for the
+    relations, types and fields of the subgraph `triples` form.
+
+    A KG that can be scanned whole is named by its whole schema; on an
+    endpoint the schema is that of the subgraph (a documented limit)."""
     type_nodes = kg.types(entities)
-    all_types = sorted({t for types in type_nodes.values() for t in types}, key=_sort_key)
-    labels = kg.labels([*entities, *relations, *all_types])
-    type_names = _unique(
-        {t: snake_case(_label_or_local_name(t, labels, kg.languages)) or UNTYPED for t in all_types}
-    )
+    if kg.whole_schema_is_cheap:
+        schema_names = kg_schema_names(kg)
+    else:
+        schema_names = name_schema(kg, schema_of_triples(triples, type_nodes))
     entity_types = {
-        node: tuple(sorted({type_names[t] for t in type_nodes.get(node, [])})) for node in entities
+        node: tuple(sorted({schema_names.types[t] for t in type_nodes.get(node, [])}))
+        for node in entities
     }
+    fields = {
+        (schema_names.box_name(kind), predicate): name
+        for (kind, predicate), name in schema_names.fields.items()
+    }
+    labels = kg.labels(entities)
     blank_ids = _blank_node_ids(kg, [n for n in entities if isinstance(n, BlankNode)], entity_types)
     bases = {
         node: blank_ids[node]
@@ -57,13 +127,13 @@ def name_subgraph(
         else _label_or_local_name(node, labels, kg.languages)
         for node in entities
     }
-    relation_names = _unique(
-        {
-            r: snake_case(_label_or_local_name(r, labels, kg.languages)) or "related_to"
-            for r in relations
-        }
+    relations = {predicate for _, predicate, _ in triples}
+    return Names(
+        _disambiguate(bases),
+        {predicate: schema_names.relations[predicate] for predicate in relations},
+        entity_types,
+        fields,
     )
-    return Names(_disambiguate(bases), relation_names, entity_types)
 
 
 def choose_label(
@@ -134,19 +204,40 @@ def _disambiguate(bases: dict[Node, str]) -> dict[Node, str]:
     return names
 
 
-def _unique(names: dict[NamedNode, str] | dict[Node, str]) -> dict:
-    """Suffix `_2`, `_3`... onto names two terms share (in term order)."""
-    result = {}
-    used: set[str] = set()
-    for term in sorted(names, key=_sort_key):
-        name = names[term]
-        candidate, counter = name, 2
+def _distinct(bases: dict, reserved: set[str]) -> dict:
+    """Make names unique and different from `reserved`: terms sharing a base
+    name are qualified by the IRI segment before their local name
+    (`country_name`); a counter settles what still clashes (in term order)."""
+    holders: dict[str, list] = {}
+    for term in sorted(bases, key=_sort_key):
+        holders.setdefault(bases[term], []).append(term)
+    names = {}
+    used = set(reserved)
+    clashing = []
+    for name, terms in holders.items():
+        if len(terms) == 1 and name not in reserved:
+            names[terms[0]] = name
+            used.add(name)
+        else:
+            clashing.extend(terms)
+    for term in sorted(clashing, key=_sort_key):
+        base = make_identifier(f"{_qualifier(term)}_{bases[term]}", fallback=bases[term])
+        candidate, counter = base, 2
         while candidate in used:
-            candidate = f"{name}_{counter}"
+            candidate = f"{base}_{counter}"
             counter += 1
         used.add(candidate)
-        result[term] = candidate
-    return result
+        names[term] = candidate
+    return names
+
+
+def _qualifier(term: Node) -> str:
+    """The IRI segment before the local name: `country` for `.../country#name`."""
+    if not isinstance(term, NamedNode):
+        return ""
+    iri = term.value
+    cut = max(iri.rfind("#"), iri.rfind("/"), iri.rfind(":"))
+    return snake_case(local_name(NamedNode(iri[:cut]))) if cut > 0 else ""
 
 
 def _sort_key(term: Node) -> tuple[str, str]:

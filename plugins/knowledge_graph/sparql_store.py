@@ -16,9 +16,10 @@ from collections.abc import Collection, Iterable, Sequence
 from pyoxigraph import Literal, NamedNode
 
 from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Term, Triple
+from plugins.knowledge_graph.schema import Schema, SubjectType
 from plugins.knowledge_graph.sparql_client import SparqlClient
 from plugins.knowledge_graph.terms import named_node, spelled_iri
-from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, RDF_TYPE
+from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, NAMING_PREDICATES, RDF_TYPE
 
 # One VALUES block per query: some engines (rdflib among them) join two
 # VALUES blocks before the triple pattern and scan the whole store.
@@ -27,6 +28,8 @@ _LABEL_PREDICATE_LIST = ", ".join(str(p) for p in LABEL_PREDICATES)
 
 class SparqlKnowledgeGraph:
     """The `KnowledgeGraph` interface answered by SPARQL queries."""
+
+    whole_schema_is_cheap = False
 
     def __init__(self, location: str, client: SparqlClient, languages: tuple[str, ...]):
         """`location` is how the user named the endpoint (for messages)."""
@@ -110,6 +113,58 @@ class SparqlKnowledgeGraph:
             if not isinstance(row["t"], Literal):
                 found.setdefault(row["x"], []).append(row["t"])
         return found
+
+    def schema(self) -> Schema:
+        """The endpoint's schema, by four aggregate queries over all its
+        triples (slow on a large endpoint: only the KG overview asks)."""
+        type_counts = {
+            row["t"]: int(row["n"].value)
+            for row in self.client.select(
+                f"SELECT ?t (COUNT(DISTINCT ?x) AS ?n) WHERE {{ ?x {RDF_TYPE} ?t }} GROUP BY ?t"
+            )
+            if "t" in row and not isinstance(row["t"], Literal)
+        }
+        predicate_counts = {
+            row["p"]: int(row["n"].value)
+            for row in self.client.select(
+                "SELECT ?p (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?p"
+            )
+            if "p" in row
+        }
+        entity_objects = "(SUM(IF(isLiteral(?o), 0, 1)) AS ?entities)"
+        typed = self.client.select(
+            f"SELECT ?t ?p {entity_objects} WHERE {{ ?x {RDF_TYPE} ?t . ?x ?p ?o }} GROUP BY ?t ?p"
+        )
+        untyped = self.client.select(
+            f"SELECT ?p {entity_objects} WHERE {{ ?x ?p ?o "
+            f"FILTER NOT EXISTS {{ ?x {RDF_TYPE} ?t }} }} GROUP BY ?p"
+        )
+        fields: dict[SubjectType, set[NamedNode]] = {}
+        data: dict[SubjectType, set[NamedNode]] = {}
+        for row in [*typed, *untyped]:
+            if "p" not in row or row["p"] in NAMING_PREDICATES:
+                continue
+            kind = row.get("t")
+            if isinstance(kind, Literal):
+                continue
+            fields.setdefault(kind, set()).add(row["p"])
+            if int(row["entities"].value) == 0:
+                data.setdefault(kind, set()).add(row["p"])
+        return Schema(
+            type_counts,
+            predicate_counts,
+            {kind: frozenset(p) for kind, p in fields.items()},
+            {kind: frozenset(p) for kind, p in data.items()},
+        )
+
+    def instances(self, kind: Node, limit: int) -> list[Node]:
+        """The first `limit` instances of class `kind`, by string value."""
+        if not isinstance(kind, NamedNode):
+            return []
+        rows = self.client.select(
+            f"SELECT DISTINCT ?x WHERE {{ ?x {RDF_TYPE} {kind} }} ORDER BY STR(?x) LIMIT {limit}"
+        )
+        return [row["x"] for row in rows if "x" in row]
 
     def find_by_labels(self, texts: Collection[str]) -> dict[str, list[Node]]:
         """Entities labelled exactly `text` (or its title case), preferred

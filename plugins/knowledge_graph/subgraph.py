@@ -126,8 +126,7 @@ def extract_subgraph(
                     reached.append(end)
         frontier = reached
     entities = tuple(visited)
-    relations = list(dict.fromkeys(predicate for _, predicate, _ in triples))
-    names = name_subgraph(kg, entities, relations)
+    names = name_subgraph(kg, entities, tuple(triples))
     return Subgraph(tuple(topic), tuple(triples), entities, names, truncated)
 
 

@@ -5,6 +5,8 @@ each type's BOX; untyped entities go to `entity`). Its first field, named
 after the type, holds the entities' display names; then one field per
 relation those entities have in the subgraph (outgoing edges: every edge of
 the subgraph is a row of its subject's BOX), NA where an entity lacks it.
+Fields are named from the whole KG's schema (`plugins.knowledge_graph.naming`),
+so a field keeps its name whatever the hop count.
 A multi-valued relation gives one row per value; an entity with several
 multi-valued relations gets one row per combination, as a SPARQL star
 pattern would, so that a filter on two fields of one row behaves like a
@@ -34,7 +36,6 @@ from plugins.knowledge_graph.naming import UNTYPED
 from plugins.knowledge_graph.subgraph import Subgraph, focus_subgraph
 from plugins.knowledge_graph.terms import is_node, literal_value
 from plugins.model import Box, Focus, ForeignKey, Source
-from plugins.names import make_identifier
 
 MAX_ROWS_PER_ENTITY = 256
 
@@ -51,8 +52,8 @@ def subgraph_to_boxes(subgraph: Subgraph, origin: str) -> list[Box]:
         outgoing.setdefault(subject, {}).setdefault(predicate, []).append(obj)
     members: dict[str, list[Node]] = {}
     for entity in subgraph.entities:
-        for type_name in subgraph.names.types.get(entity) or (UNTYPED,):
-            members.setdefault(make_identifier(type_name, fallback=UNTYPED), []).append(entity)
+        for box_name in subgraph.names.types.get(entity) or (UNTYPED,):
+            members.setdefault(box_name, []).append(entity)
     names = subgraph.names
     boxes: list[Box] = []
     entity_sets: dict[tuple[str, str], set[Node]] = {}
@@ -60,9 +61,9 @@ def subgraph_to_boxes(subgraph: Subgraph, origin: str) -> list[Box]:
         entities = sorted(members[box_name], key=lambda node: names.entities[node])
         relations = sorted(
             {predicate for entity in entities for predicate in outgoing.get(entity, {})},
-            key=lambda predicate: names.relations[predicate],
+            key=lambda predicate: names.fields[(box_name, predicate)],
         )
-        columns = _column_names(box_name, [names.relations[r] for r in relations])
+        columns = [box_name, *(names.fields[(box_name, r)] for r in relations)]
         rows: list[list[Any]] = []
         for entity in entities:
             per_relation = [outgoing.get(entity, {}).get(r, []) for r in relations]
@@ -80,19 +81,6 @@ def subgraph_to_boxes(subgraph: Subgraph, origin: str) -> list[Box]:
             entity_sets[(box_name, column)] = {obj for obj in reached if is_node(obj)}
     _add_foreign_keys(boxes, entity_sets)
     return boxes
-
-
-def _column_names(box_name: str, relation_names: list[str]) -> list[str]:
-    """The type field, then one field per relation, all distinct identifiers."""
-    columns = [box_name]
-    for name in relation_names:
-        column = base = make_identifier(name, fallback="related_to")
-        counter = 2
-        while column in columns:
-            column = f"{base}_{counter}"
-            counter += 1
-        columns.append(column)
-    return columns
 
 
 def _entity_rows(
