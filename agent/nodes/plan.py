@@ -1,0 +1,91 @@
+"""The plan node: representation, KG focus, the schema shown, the program cache."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from agent.context import AgentContext
+from agent.events import context_of, emit
+from agent.planning import (
+    choose_representation,
+    dialect_of,
+    kg_focus,
+    prompt_schema,
+    topic_entity_names,
+)
+from agent.state import AgentState, Attempt, Plan
+from agent.workspaces import workspace_of
+from memory import default_store, find_cached_program
+from memory.fingerprints import schema_fingerprint
+from memory.verification import workspace_kind
+
+
+def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Choose the representation, focus a KG on the question's entities, render
+    the schema (cut to the relevant BOXes when big), and look the question up in
+    the program cache."""
+    context = context_of(runtime)
+    workspace = workspace_of(state["sources"], context.workspace)
+    question = state["question"]
+    requested = state.get("representation") or context.representation
+    representation, why = choose_representation(workspace, requested, context.sql_row_threshold)
+    hops = state.get("hops") or context.hops
+    focus = kg_focus(workspace, question, state.get("entities") or (), hops)
+    schema = prompt_schema(
+        workspace,
+        representation,
+        focus,
+        question,
+        context.schema_linking_min_boxes,
+        context.schema_linking_keep,
+    )
+    decided = Plan(
+        representation=representation,
+        kind=workspace_kind(workspace),
+        schema_text=schema.shown_text,
+        schema_fingerprint=schema_fingerprint(schema.full_text),
+        focus_entities=None if focus is None else list(focus.entities),
+        topic_entities=[] if focus is None else topic_entity_names(workspace, focus),
+        hops=hops,
+        dialect=dialect_of(workspace) if representation == "sql" else "sqlite",
+        linked_boxes=schema.linked,
+    )
+    trace = emit(
+        runtime,
+        "plan",
+        "plan",
+        representation=representation,
+        why=why,
+        kind=decided.kind,
+        topic_entities=decided.topic_entities,
+        linked_boxes=schema.linked,
+        schema_characters=len(schema.shown_text),
+    )
+    cached = _cached_attempt(question, decided, context)
+    if cached is not None:
+        trace += emit(runtime, "plan", "program_cache", code=cached.code)
+    return {"plan": decided, "current": cached, "trace": trace}
+
+
+def route_after_plan(state: AgentState) -> Literal["execute", "retrieve_demonstrations"]:
+    """A program from the cache runs at once; otherwise demonstrations come next."""
+    current = state.get("current")
+    if current is not None and current.origin == "cache":
+        return "execute"
+    return "retrieve_demonstrations"
+
+
+def _cached_attempt(question: str, decided: Plan, context: AgentContext) -> Attempt | None:
+    if not context.program_cache or context.direct_answer:
+        return None
+    demonstration = find_cached_program(
+        context.store or default_store(),
+        question,
+        decided.schema_fingerprint,
+        decided.representation,
+    )
+    if demonstration is None:
+        return None
+    return Attempt(origin="cache", reasoning=demonstration.reasoning, code=demonstration.code)

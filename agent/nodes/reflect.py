@@ -1,0 +1,157 @@
+"""The reflect node: accept the result, send feedback for another attempt, or
+end with the best answer there is (hard, soft, or a clear failure)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from agent.answer import Answer, AnswerError, TraceEvent
+from agent.context import AgentContext
+from agent.events import context_of, emit
+from agent.feedback import judge
+from agent.state import AgentState, Attempt, Plan
+from agent.workspaces import workspace_of
+from plugins import Box, Workspace
+from plugins.networkx_kg import parse_soft_answer
+
+VOCABULARY_MAX_ROWS = 200_000
+"""Feedback on SQL over a bigger database names fields but loads no values."""
+
+
+def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Judge the current attempt (execution guidance) and decide what comes next."""
+    context = context_of(runtime)
+    plan = state["plan"]
+    current = state["current"]
+    assert plan is not None and current is not None
+    workspace = workspace_of(state["sources"], context.workspace)
+    boxes, node_names = _vocabulary(workspace, plan, state["question"])
+    verdict = judge(current, state["question"], boxes, node_names)
+    judged = current.model_copy(update={"feedback": verdict.feedback})
+    history = [*state["attempts"], judged]
+    llm_attempts = sum(1 for attempt in history if attempt.origin != "cache")
+
+    if verdict.feedback is None or (current.origin == "direct" and verdict.has_rows):
+        trace = emit(runtime, "reflect", "answer", origin=current.origin)
+        return _finish(state, history, trace, _hard_answer(judged, plan, llm_attempts))
+    if current.origin == "cache":
+        trace = emit(runtime, "reflect", "cache_failed", feedback=verdict.feedback)
+        return {"attempts": [judged], "current": None, "trace": trace}
+    retry = (
+        context.execution_guidance
+        and current.origin == "llm"
+        and llm_attempts < context.max_attempts
+    )
+    if retry:
+        trace = emit(
+            runtime, "reflect", "feedback", attempt=llm_attempts, feedback=verdict.feedback
+        )
+        return {"attempts": [judged], "current": None, "trace": trace}
+    answer = _final_answer(history, plan, llm_attempts)
+    trace = emit(
+        runtime,
+        "reflect",
+        "answer" if answer.error is None else "failure",
+        soft=answer.soft,
+        error=None if answer.error is None else answer.error.message,
+    )
+    return _finish(state, history, trace, answer)
+
+
+def route_after_reflect(
+    state: AgentState,
+) -> Literal["generate_code", "retrieve_demonstrations", "__end__"]:
+    """End with an answer; after a failed cached program, fetch demonstrations;
+    otherwise write another program."""
+    if state.get("answer") is not None:
+        return "__end__"
+    if "demonstrations" not in state:
+        return "retrieve_demonstrations"
+    return "generate_code"
+
+
+def _finish(
+    state: AgentState, history: list[Attempt], trace: list[TraceEvent], answer: Answer
+) -> dict[str, Any]:
+    complete = answer.model_copy(
+        update={
+            "llm_calls": state["llm_calls"],
+            "prompt_tokens": state["prompt_tokens"],
+            "completion_tokens": state["completion_tokens"],
+            "trace": [*state["trace"], *trace],
+        }
+    )
+    return {"attempts": history[len(state["attempts"]) :], "answer": complete, "trace": trace}
+
+
+def _hard_answer(attempt: Attempt, plan: Plan, attempts: int) -> Answer:
+    return Answer(
+        answer=attempt.result or [],
+        columns=attempt.columns,
+        reasoning=attempt.reasoning,
+        code=attempt.code,
+        representation=plan.representation,
+        attempts=attempts,
+    )
+
+
+def _final_answer(history: list[Attempt], plan: Plan, attempts: int) -> Answer:
+    """The last result with rows; else KG2Code's soft answer; else the last error."""
+    for attempt in reversed(history):
+        if attempt.result:
+            return _hard_answer(attempt, plan, attempts)
+    if plan.representation == "networkx":
+        for attempt in reversed(history):
+            soft = parse_soft_answer(attempt.code) if attempt.code else None
+            if soft:
+                return Answer(
+                    answer=soft,
+                    columns=["answer"],
+                    reasoning=attempt.reasoning,
+                    code=attempt.code,
+                    representation=plan.representation,
+                    attempts=attempts,
+                    soft=True,
+                )
+    last = history[-1]
+    return Answer(
+        reasoning=last.reasoning,
+        code=last.code,
+        representation=plan.representation,
+        attempts=attempts,
+        error=_error_of(last),
+    )
+
+
+def _error_of(attempt: Attempt) -> AnswerError:
+    if attempt.error is not None:
+        return AnswerError(type=attempt.error.type, message=attempt.error.message)
+    if attempt.problem is not None:
+        return AnswerError(type="UnparsableReply", message=attempt.problem)
+    return AnswerError(type="EmptyResult", message="the code ran but returned no rows")
+
+
+def _vocabulary(workspace: Workspace, plan: Plan, question: str) -> tuple[list[Box], list[str]]:
+    """Where feedback looks names and values up: the BOXes (pandas; SQL on
+    data small enough to hold), or the graph's node names (networkx)."""
+    focus = plan.focus(question)
+    if plan.representation == "networkx":
+        from plugins.networkx_kg import NetworkxRepresentation
+
+        graph = NetworkxRepresentation().namespace(workspace, focus)["graph"]
+        return [], [str(node) for node in graph.nodes]
+    if plan.representation == "sql" and _too_big(workspace):
+        return [], []
+    from plugins.pandas_box import workspace_boxes
+
+    return workspace_boxes(workspace, focus), []
+
+
+def _too_big(workspace: Workspace) -> bool:
+    from agent.planning import database_rows
+
+    return any(
+        database_rows(workspace, source) > VOCABULARY_MAX_ROWS for source in workspace.sources
+    )

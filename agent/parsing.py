@@ -1,0 +1,110 @@
+"""Reading an LLM reply as reasoning + code.
+
+Replies come as the JSON object the prompt asks for (`{"reasoning", "code"}`,
+grammar-constrained where the server accepts `response_format`), or as
+whatever a model writes instead: JSON with text around it, JSON in a fence,
+a fenced code block with prose around it, or bare SQL. A reply with no code
+in any of these shapes raises `UnparsableReply`, which the agent turns into an
+attempt with feedback.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+SQL_START = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
+CODE_LANGUAGES = {"python": ("python", "py", "python3", ""), "sql": ("sql", "sqlite", "")}
+
+REPLY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"reasoning": {"type": "string"}, "code": {"type": "string"}},
+    "required": ["reasoning", "code"],
+    "additionalProperties": False,
+}
+DIRECT_ANSWER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"reasoning": {"type": "string"}, "answer": {"type": "string"}},
+    "required": ["reasoning", "answer"],
+    "additionalProperties": False,
+}
+
+
+class UnparsableReply(ValueError):
+    """The reply holds no code the agent can run; the message says what was expected."""
+
+
+@dataclass(frozen=True)
+class ParsedReply:
+    """Reasoning (may be empty) and the code of one reply."""
+
+    reasoning: str
+    code: str
+
+
+def parse_reply(text: str, language: str = "python") -> ParsedReply:
+    """Reasoning and code from `text` (see the module docstring); `language`
+    (python or sql) decides which fenced blocks count as code."""
+    document = json_object_in(text)
+    if document is not None and isinstance(document.get("code"), str):
+        code = _unfenced(document["code"], language).strip()
+        if code:
+            return ParsedReply(str(document.get("reasoning") or "").strip(), code)
+    fenced = _fenced_code(text, language)
+    if fenced is not None:
+        return fenced
+    if language == "sql" and SQL_START.match(text):
+        return ParsedReply("", text.strip().rstrip(";").strip())
+    raise UnparsableReply(
+        'the reply held no code: answer with one JSON object {"reasoning": "...", "code": "..."}'
+    )
+
+
+def parse_direct_answer(text: str) -> ParsedReply:
+    """Reasoning and answer text of a direct-answer reply (the no-code
+    baseline); the answer travels in `code`'s place. Plain text is the answer."""
+    document = json_object_in(text)
+    if document is not None and "answer" in document:
+        answer = document["answer"]
+        answer_text = answer if isinstance(answer, str) else json.dumps(answer)
+        return ParsedReply(str(document.get("reasoning") or "").strip(), answer_text.strip())
+    if not text.strip():
+        raise UnparsableReply('the reply was empty: answer with {"reasoning": ..., "answer": ...}')
+    return ParsedReply("", text.strip())
+
+
+def json_object_in(text: str) -> dict[str, Any] | None:
+    """The JSON object `text` is, or holds (in a fence, or between the first
+    `{` and the last `}` with prose around it); None when there is none."""
+    candidates = [text.strip()]
+    candidates += [body for language, body in FENCE.findall(text) if language in ("json", "")]
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:
+        candidates.append(text[start : end + 1])
+    for candidate in candidates:
+        try:
+            document = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(document, dict):
+            return document
+    return None
+
+
+def _fenced_code(text: str, language: str) -> ParsedReply | None:
+    accepted = CODE_LANGUAGES.get(language, ("",))
+    for match in FENCE.finditer(text):
+        fence_language, body = match.group(1).lower(), match.group(2)
+        if fence_language in accepted and body.strip():
+            reasoning = (text[: match.start()] + " " + text[match.end() :]).strip()
+            return ParsedReply(" ".join(reasoning.split()), body.strip())
+    return None
+
+
+def _unfenced(code: str, language: str) -> str:
+    """Code given inside JSON sometimes still carries its own fence."""
+    fenced = _fenced_code(code, language)
+    return fenced.code if fenced is not None else code
