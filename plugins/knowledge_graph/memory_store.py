@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, process
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.graph import Direction, Node, RelationKey, Statement, Term, Triple
+from plugins.knowledge_graph.label_properties import detect_label_predicates
 from plugins.knowledge_graph.schema import Schema, SubjectType
 from plugins.knowledge_graph.terms import is_node, local_name, named_node, spelled_iri
 from plugins.knowledge_graph.text import normalize_label, split_identifier_words
@@ -42,11 +43,15 @@ class InMemoryKnowledgeGraph:
         predicates: np.ndarray,
         objects: np.ndarray,
         languages: tuple[str, ...],
+        label_predicates: tuple[NamedNode, ...] = (),
     ):
         """Index triples given as id arrays into `terms` (any order, duplicates
-        allowed); `terms` must be sorted by string value (see `intern_triples`)."""
+        allowed); `terms` must be sorted by string value (see `intern_triples`).
+        `label_predicates` name entities besides the standard ones; when
+        empty, they are detected from the schema (`label_properties`)."""
         self.location = location
         self.languages = languages
+        self.configured_label_predicates = label_predicates
         self.terms = terms
         self.term_ids = {term: index for index, term in enumerate(terms)}
         order = np.lexsort((objects, predicates, subjects))
@@ -61,13 +66,17 @@ class InMemoryKnowledgeGraph:
 
     @classmethod
     def from_triples(
-        cls, location: str, statements: Iterable[Statement], languages: tuple[str, ...]
+        cls,
+        location: str,
+        statements: Iterable[Statement],
+        languages: tuple[str, ...],
+        label_predicates: tuple[NamedNode, ...] = (),
     ) -> InMemoryKnowledgeGraph:
         """Load `statements` (read lazily, once); an empty KG is bad input."""
         terms, subjects, predicates, objects = intern_triples(statements)
         if len(subjects) == 0:
             raise BadInputError(f"{location}: the knowledge graph has no triples")
-        return cls(location, terms, subjects, predicates, objects, languages)
+        return cls(location, terms, subjects, predicates, objects, languages, label_predicates)
 
     def __len__(self) -> int:
         """The number of distinct triples."""
@@ -162,8 +171,15 @@ class InMemoryKnowledgeGraph:
         ]
 
     @cached_property
+    def own_label_predicates(self) -> tuple[NamedNode, ...]:
+        """The KG's own label predicates: the configured ones, else the
+        name-like data properties detected per unlabelled type."""
+        return self.configured_label_predicates or detect_label_predicates(self.schema())
+
+    @cached_property
     def _label_predicate_ids(self) -> np.ndarray:
-        return np.array([self.term_ids[p] for p in LABEL_PREDICATES if p in self.term_ids] or [-1])
+        predicates = (*LABEL_PREDICATES, *self.own_label_predicates)
+        return np.array([self.term_ids[p] for p in predicates if p in self.term_ids] or [-1])
 
     # -- the whole graph's schema -------------------------------------------
 
@@ -197,6 +213,8 @@ class InMemoryKnowledgeGraph:
         rows = np.concatenate([typed_rows, untyped_rows])
         keep = is_field[self.p[rows]]
         fields, data = self._fields_by_type(subject_classes[keep], rows[keep])
+        label_ids = [self.term_ids[p] for p in LABEL_PREDICATES if p in self.term_ids]
+        labelled_classes = np.unique(subject_classes[np.isin(self.p[rows], label_ids)]).tolist()
         class_ids, class_counts = np.unique(classes, return_counts=True)
         predicate_ids, predicate_counts = np.unique(self.p, return_counts=True)
         return Schema(
@@ -210,6 +228,7 @@ class InMemoryKnowledgeGraph:
             },
             fields,
             data,
+            frozenset(self.terms[c] if c >= 0 else None for c in labelled_classes),
         )
 
     def _fields_by_type(

@@ -9,12 +9,12 @@ not city names entered the subgraph).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pyoxigraph import Literal, NamedNode
 
 from plugins.knowledge_graph.graph import Node, Triple
-from plugins.knowledge_graph.vocabulary import NAMING_PREDICATES
+from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, NAMING_PREDICATES
 
 SubjectType = Node | None
 """A class (the object of rdf:type), or None for subjects without a type."""
@@ -28,13 +28,15 @@ class Schema:
     predicate. `predicates_by_type`: per subject type, the predicates its
     instances have as subject (naming predicates left out: they are names,
     not fields). `data_properties`: per subject type, those of its predicates
-    whose objects are all literals.
+    whose objects are all literals. `labelled_types`: the subject types some
+    of whose instances have a standard label (rdfs:label, skos:prefLabel...).
     """
 
     type_counts: dict[Node, int]
     predicate_counts: dict[NamedNode, int]
     predicates_by_type: dict[SubjectType, frozenset[NamedNode]]
-    data_properties: dict[SubjectType, frozenset[NamedNode]] = field(default_factory=dict)
+    data_properties: dict[SubjectType, frozenset[NamedNode]]
+    labelled_types: frozenset[SubjectType]
 
     def predicates(self) -> set[NamedNode]:
         """Every predicate some type's instances use as a field."""
@@ -53,8 +55,11 @@ def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) 
     predicate_counts: dict[NamedNode, int] = {}
     fields: dict[SubjectType, set[NamedNode]] = {}
     with_entity_objects: dict[SubjectType, set[NamedNode]] = {}
+    labelled: set[SubjectType] = set()
     for subject, predicate, obj in triples:
         predicate_counts[predicate] = predicate_counts.get(predicate, 0) + 1
+        if predicate in LABEL_PREDICATES:
+            labelled.update(types.get(subject) or [None])
         if predicate in NAMING_PREDICATES:
             continue
         for kind in types.get(subject) or [None]:
@@ -69,4 +74,5 @@ def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) 
             kind: frozenset(predicates - with_entity_objects.get(kind, set()))
             for kind, predicates in fields.items()
         },
+        frozenset(labelled),
     )

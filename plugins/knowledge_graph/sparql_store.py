@@ -23,7 +23,6 @@ from plugins.knowledge_graph.vocabulary import LABEL_PREDICATES, NAMING_PREDICAT
 
 # One VALUES block per query: some engines (rdflib among them) join two
 # VALUES blocks before the triple pattern and scan the whole store.
-_LABEL_PREDICATE_LIST = ", ".join(str(p) for p in LABEL_PREDICATES)
 
 
 class SparqlKnowledgeGraph:
@@ -31,11 +30,23 @@ class SparqlKnowledgeGraph:
 
     whole_schema_is_cheap = False
 
-    def __init__(self, location: str, client: SparqlClient, languages: tuple[str, ...]):
-        """`location` is how the user named the endpoint (for messages)."""
+    def __init__(
+        self,
+        location: str,
+        client: SparqlClient,
+        languages: tuple[str, ...],
+        label_predicates: tuple[NamedNode, ...] = (),
+    ):
+        """`location` is how the user named the endpoint (for messages);
+        `label_predicates` name entities besides the standard ones (an
+        endpoint is not scanned to detect them)."""
         self.location = location
         self.client = client
         self.languages = languages
+        self.own_label_predicates = label_predicates
+        self._label_predicate_list = ", ".join(
+            str(p) for p in (*LABEL_PREDICATES, *label_predicates)
+        )
 
     def relation_counts(self, frontier: Sequence[Node]) -> dict[RelationKey, int]:
         """How many edges of each (predicate, direction) touch `frontier`."""
@@ -92,7 +103,7 @@ class SparqlKnowledgeGraph:
             return {}
         rows = self.client.select(
             f"SELECT ?x ?p ?l WHERE {{ VALUES ?x {{ {values} }} ?x ?p ?l "
-            f"FILTER(?p IN ({_LABEL_PREDICATE_LIST})) }}"
+            f"FILTER(?p IN ({self._label_predicate_list})) }}"
         )
         found: dict[Node, list[tuple[NamedNode, Literal]]] = {}
         for row in rows:
@@ -141,11 +152,14 @@ class SparqlKnowledgeGraph:
         )
         fields: dict[SubjectType, set[NamedNode]] = {}
         data: dict[SubjectType, set[NamedNode]] = {}
+        labelled: set[SubjectType] = set()
         for row in [*typed, *untyped]:
-            if "p" not in row or row["p"] in NAMING_PREDICATES:
-                continue
             kind = row.get("t")
-            if isinstance(kind, Literal):
+            if "p" not in row or isinstance(kind, Literal):
+                continue
+            if row["p"] in LABEL_PREDICATES:
+                labelled.add(kind)
+            if row["p"] in NAMING_PREDICATES:
                 continue
             fields.setdefault(kind, set()).add(row["p"])
             if int(row["entities"].value) == 0:
@@ -155,6 +169,7 @@ class SparqlKnowledgeGraph:
             predicate_counts,
             {kind: frozenset(p) for kind, p in fields.items()},
             {kind: frozenset(p) for kind, p in data.items()},
+            frozenset(labelled),
         )
 
     def instances(self, kind: Node, limit: int) -> list[Node]:
@@ -180,7 +195,7 @@ class SparqlKnowledgeGraph:
         rows = self.client.select(
             "SELECT DISTINCT ?x ?l WHERE { "
             f"VALUES ?l {{ {' '.join(str(v) for v in variants)} }} ?x ?p ?l "
-            f"FILTER(?p IN ({_LABEL_PREDICATE_LIST})) "
+            f"FILTER(?p IN ({self._label_predicate_list})) "
             f"FILTER NOT EXISTS {{ ?instance {RDF_TYPE} ?x }} "
             "FILTER NOT EXISTS { ?s ?x ?o } }"
         )

@@ -4,7 +4,9 @@ Files are loaded into an `InMemoryKnowledgeGraph`; a `sparql+http(s)://`
 URL becomes a `SparqlKnowledgeGraph` that is queried hop by hop and never
 downloaded. Settings from the environment: `PANDORA_KG_LANGUAGES` (label
 language preference, comma-separated, default `en`) and
-`PANDORA_SPARQL_TIMEOUT` (seconds per endpoint query, default 30).
+`PANDORA_SPARQL_TIMEOUT` (seconds per endpoint query, default 30) and
+`PANDORA_KG_LABEL_PREDICATES` (comma-separated IRIs of predicates that name
+entities, for KGs without rdfs:label; detected from the KG when unset).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from pyoxigraph import NamedNode
+
 from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
 from plugins.knowledge_graph.graph import Statement
@@ -23,6 +27,7 @@ from plugins.knowledge_graph.memory_store import InMemoryKnowledgeGraph
 from plugins.knowledge_graph.rdf_files import RDF_EXTENSIONS, read_rdf_file
 from plugins.knowledge_graph.sparql_client import SparqlClient
 from plugins.knowledge_graph.sparql_store import SparqlKnowledgeGraph
+from plugins.knowledge_graph.terms import named_node, spelled_iri
 from plugins.knowledge_graph.triples_tsv import read_triples_tsv
 from plugins.model import Source, SourceKind
 from plugins.names import make_identifier
@@ -35,6 +40,23 @@ def label_languages() -> tuple[str, ...]:
     """The preferred label languages, from `PANDORA_KG_LANGUAGES` (default `en`)."""
     setting = os.environ.get("PANDORA_KG_LANGUAGES", "en")
     return tuple(language.strip() for language in setting.split(",") if language.strip())
+
+
+def label_predicates_setting() -> tuple[NamedNode, ...]:
+    """The IRIs in `PANDORA_KG_LABEL_PREDICATES`; a malformed one is bad input."""
+    predicates = []
+    for text in os.environ.get("PANDORA_KG_LABEL_PREDICATES", "").split(","):
+        if not text.strip():
+            continue
+        iri = spelled_iri(text)
+        predicate = named_node(iri) if iri else None
+        if predicate is None:
+            raise BadInputError(
+                f"PANDORA_KG_LABEL_PREDICATES: {text.strip()!r} is not an IRI "
+                "(give full IRIs, comma-separated)"
+            )
+        predicates.append(predicate)
+    return tuple(predicates)
 
 
 @dataclass(frozen=True)
@@ -52,7 +74,9 @@ class KnowledgeGraphFileLoader:
         path = Path(location)
         if not path.is_file():
             raise BadInputError(f"{location}: no such file")
-        kg = InMemoryKnowledgeGraph.from_triples(location, self.read(location), label_languages())
+        kg = InMemoryKnowledgeGraph.from_triples(
+            location, self.read(location), label_languages(), label_predicates_setting()
+        )
         return Source(name or make_identifier(path.stem), "kg", self.name, location, kg)
 
 
@@ -74,7 +98,7 @@ class SparqlEndpointLoader:
             )
         client = SparqlClient(rest, _sparql_timeout(location))
         client.ask("ASK { ?s ?p ?o }")
-        kg = SparqlKnowledgeGraph(location, client, label_languages())
+        kg = SparqlKnowledgeGraph(location, client, label_languages(), label_predicates_setting())
         default_name = make_identifier(urlsplit(rest).hostname or "sparql", fallback="sparql")
         return Source(name or default_name, "kg", self.name, location, kg)
 
