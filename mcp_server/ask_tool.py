@@ -1,0 +1,203 @@
+"""The `ask` tool: hand a whole question to Pandora's agent.
+
+Which model answers: the server's own LLM when one is configured (the
+agent's rules: OPENAI_BASE_URL / PANDORA_MODEL, else the local model); else
+the client's model through MCP sampling when the client offers it (see
+`mcp_server.sampling` for how sampling travels in each protocol version);
+else a tool error naming the tools the client's own model can use instead.
+`ask_llm = "client"` in [mcp] skips the server's LLM (an assistant's model is
+often much stronger than a small local one).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import anyio
+import anyio.from_thread
+from anyio.lowlevel import current_token
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import (
+    CreateMessageRequest,
+    CreateMessageResult,
+    InputRequiredResult,
+    ToolAnnotations,
+)
+from mcp_types.version import is_version_at_least
+from pydantic import Field, TypeAdapter, ValidationError
+
+from agent import ask as agent_ask
+from agent.answer import Answer, TraceEvent
+from mcp_server.calls import loaded_state, reported_as_tool_errors
+from mcp_server.caps import cap_rows
+from mcp_server.parameters import Entities, Question, SourceNames
+from mcp_server.sampling import (
+    ClientSamplingChatModel,
+    RecordedReply,
+    ReplayedSamplingChatModel,
+    fingerprint,
+    reply_text,
+)
+from mcp_server.state import ServerState
+from plugins.errors import PandoraError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS = "2026-07-28"
+REPLY_KEY = "sampling"
+
+NO_MODEL = (
+    "ask needs an LLM: this server has none to use (set OPENAI_BASE_URL / PANDORA_MODEL for "
+    "`pandora serve`, or install the local model) and this client does not offer sampling. "
+    "Answer with your own model instead: list_sources, describe_source, "
+    "search_demonstrations, then run_pandas, run_sql or run_networkx."
+)
+
+
+class NoModelForAsk(PandoraError):
+    """Neither the server nor the client has a model to answer with."""
+
+
+class AgentFoundNoAnswer(PandoraError):
+    """The agent ran and ended without an answer."""
+
+
+class AskResult(Answer):
+    """The agent's answer (rows of JSON values, the code that computed them,
+    the reasoning), with its rows capped like every other result."""
+
+    total_rows: int = Field(description="rows of the answer before the cap")
+    truncated: bool = Field(description="true when rows or characters were cut")
+
+
+REPLIES = TypeAdapter(list[RecordedReply])
+"""The client's replies so far, kept in the call's (sealed) request state between rounds."""
+
+
+async def ask(
+    question: Question,
+    ctx: Context,
+    sources: SourceNames = None,
+    representation: str | None = None,
+    entities: Entities = [],  # noqa: B006 - pydantic copies defaults
+    hops: int | None = None,
+) -> AskResult | InputRequiredResult:
+    """Answer a question end to end with Pandora's agent: it plans, retrieves
+    demonstrations, writes code, runs it in the sandbox, and retries on errors.
+
+    Use it when you want the answer without writing code yourself. `sources` are names
+    from list_sources (default: every table and database); `representation` forces
+    pandas, sql or networkx (default: chosen by the agent); knowledge graphs take
+    `entities`. Returns `answer` (rows), `columns`, the `code` that computed it and its
+    `reasoning`. It can take a while: progress is reported to clients that ask for it.
+    Example: ask(question="Which genre has the most albums?", sources=["music"]).
+    """
+    state = await loaded_state(ctx)
+    workspace = state.catalog.workspace(sources)
+    run = functools.partial(
+        agent_ask,
+        question,
+        workspace,
+        representation=representation,
+        entities=tuple(entities),
+        hops=hops,
+        on_event=_progress_reporter(ctx),
+    )
+    if state.settings.ask_llm == "auto":
+        server_model = await anyio.to_thread.run_sync(state.server_chat_model)
+        if server_model is not None:
+            return _result(state, await _run_agent(state, run, server_model))
+    if not _client_samples(ctx):
+        raise NoModelForAsk(NO_MODEL)
+    if not is_version_at_least(ctx.protocol_version or "", FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS):
+        model = ClientSamplingChatModel.for_call(ctx)
+        return _result(state, await _run_agent(state, run, model))
+    return await _ask_in_rounds(state, run, ctx)
+
+
+async def _ask_in_rounds(
+    state: ServerState, run: Callable[..., Answer], ctx: Context
+) -> AskResult | InputRequiredResult:
+    """One round of `ask` on a 2026-07-28 connection: replay the client's replies
+    so far, and either answer or ask the client for the next completion."""
+    replies = _replies_so_far(ctx)
+    model = ReplayedSamplingChatModel(replies=replies)
+    answer = await _run_agent(state, run, model)
+    pending = model.pending
+    if pending is None:
+        return _result(state, answer)
+    replies.append(RecordedReply(fingerprint=fingerprint(pending), text=""))
+    return InputRequiredResult(
+        input_requests={REPLY_KEY: CreateMessageRequest(params=pending)},
+        request_state=REPLIES.dump_json(replies).decode(),
+    )
+
+
+def _replies_so_far(ctx: Context) -> list[RecordedReply]:
+    """The replies recorded in the request state, the last one completed by the
+    client's response to it (a state without a response starts over)."""
+    if not ctx.request_state:
+        return []
+    try:
+        replies = REPLIES.validate_json(ctx.request_state)
+    except ValidationError:
+        return []
+    response = (ctx.input_responses or {}).get(REPLY_KEY)
+    if not replies or not isinstance(response, CreateMessageResult):
+        return []
+    replies[-1] = replies[-1].model_copy(
+        update={"text": reply_text(response), "model": response.model}
+    )
+    return replies
+
+
+async def _run_agent(
+    state: ServerState, run: Callable[..., Answer], chat_model: BaseChatModel
+) -> Answer:
+    async with state.gate.slot():
+        return await anyio.to_thread.run_sync(functools.partial(run, chat_model=chat_model))
+
+
+def _result(state: ServerState, answer: Answer) -> AskResult:
+    if answer.error is not None and not answer.answer:
+        tried = f"\nlast code tried:\n{answer.code}" if answer.code else ""
+        raise AgentFoundNoAnswer(f"no answer: {answer.error.type}: {answer.error.message}{tried}")
+    capped = cap_rows(answer.answer, state.settings.max_rows, state.settings.max_chars)
+    return AskResult(
+        **answer.model_dump(exclude={"answer", "trace"}),
+        answer=capped.rows,
+        total_rows=len(answer.answer),
+        truncated=capped.truncated,
+    )
+
+
+def _client_samples(ctx: Context) -> bool:
+    capabilities = ctx.client_capabilities
+    return capabilities is not None and capabilities.sampling is not None
+
+
+def _progress_reporter(ctx: Context) -> Callable[[TraceEvent], None]:
+    """A callback for the agent's events (in its thread) that reports each as progress."""
+    token = current_token()
+    count = 0
+
+    def report(event: TraceEvent) -> None:
+        nonlocal count
+        count += 1
+        send = functools.partial(ctx.report_progress, count, None, event.one_line())
+        anyio.from_thread.run(send, token=token)
+
+    return report
+
+
+def register_ask(server: MCPServer) -> None:
+    """Add `ask` to `server`: read-only, but it may call an LLM outside this machine."""
+    server.add_tool(
+        reported_as_tool_errors(ask),
+        annotations=ToolAnnotations(
+            read_only_hint=True, idempotent_hint=False, open_world_hint=True
+        ),
+    )

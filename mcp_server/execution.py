@@ -1,0 +1,69 @@
+"""Running a client's program (pandas, NetworkX or SQL) through the executor.
+
+Code and SQL sent by a client were written by its LLM, maybe by an attacker:
+they only ever run through `plugins.executor.execute`, in a sandboxed worker,
+and at most `max_concurrent_runs` at once.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import anyio
+
+from mcp_server.caps import cap_rows, cap_text
+from mcp_server.models import RunResult
+from mcp_server.state import ServerState
+from plugins import Focus, Workspace
+from plugins.errors import PandoraError
+from plugins.executor import ExecutionResult, execute
+
+
+class ProgramFailed(PandoraError):
+    """The program ran and raised, timed out or broke a sandbox rule."""
+
+
+async def run_program(
+    state: ServerState,
+    code: str,
+    workspace: Workspace,
+    representation: str,
+    focus: Focus | None = None,
+) -> RunResult:
+    """Run `code` on `workspace` and return its capped rows; a failing program
+    raises `ProgramFailed` carrying the interpreter's error and line."""
+    settings = state.settings
+    run = functools.partial(
+        execute,
+        code,
+        workspace,
+        representation,
+        focus,
+        settings.timeout_seconds,
+        max_rows=settings.max_rows,
+    )
+    async with state.gate.slot():
+        outcome = await anyio.to_thread.run_sync(run)
+    if outcome.error is not None:
+        raise ProgramFailed(failure_message(outcome, settings.max_chars))
+    rows = outcome.result or []
+    capped = cap_rows(rows, settings.max_rows, settings.max_chars)
+    return RunResult(
+        columns=outcome.columns or [],
+        rows=capped.rows,
+        total_rows=outcome.total_rows if outcome.total_rows is not None else len(rows),
+        truncated=outcome.truncated or capped.truncated,
+        stdout=cap_text(outcome.stdout, settings.max_chars // 4),
+        elapsed_ms=outcome.elapsed_ms,
+    )
+
+
+def failure_message(outcome: ExecutionResult, max_chars: int) -> str:
+    """`NameError at line 3: name 'albums' is not defined`, then what the program printed."""
+    error = outcome.error
+    assert error is not None
+    where = f" at line {error.line}" if error.line else ""
+    message = f"the program failed: {error.type}{where}: {error.message}"
+    if outcome.stdout:
+        message += "\nprinted before failing:\n" + cap_text(outcome.stdout, max_chars // 4)
+    return message

@@ -1,0 +1,61 @@
+"""The `pandora_reasoning` prompt: Pandora's code-driven reasoning prompt for
+one question, with the schema and the retrieved demonstrations filled in, so
+an assistant can use the method with its own model (and run the code it gets
+with run_pandas, run_sql or run_networkx)."""
+
+from __future__ import annotations
+
+import functools
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.prompts.base import UserMessage
+
+from agent.prompts import reasoning_messages
+from mcp_server.calls import focus_for, loaded_state
+from memory import search_demonstrations
+
+DEFAULT_DEMONSTRATIONS = 3
+
+
+def register_prompts(server: MCPServer) -> None:
+    """Add `pandora_reasoning` to `server`."""
+    server.prompt(name="pandora_reasoning", title="Pandora code-driven reasoning")(
+        pandora_reasoning
+    )
+
+
+async def pandora_reasoning(
+    question: str,
+    ctx: Context,
+    sources: str = "",
+    representation: str = "pandas",
+    entities: str = "",
+    hops: int = 2,
+    demonstrations: int = DEFAULT_DEMONSTRATIONS,
+) -> list[UserMessage]:
+    """Pandora's prompt for answering `question` by writing code: the instruction, the
+    schema of `sources` (comma-separated names; default every table and database) in
+    `representation` (pandas, sql or networkx), the most similar verified demonstrations,
+    then the question. Knowledge graphs need `entities` (comma-separated)."""
+    state = await loaded_state(ctx)
+    names = _names(sources)
+    default_kinds = ("kg",) if representation == "networkx" else ("table", "database")
+    workspace = state.catalog.workspace(names or None, default_kinds=default_kinds)
+    focus = focus_for(workspace, _names(entities), hops, question)
+    store = await anyio.to_thread.run_sync(state.store)
+    search = functools.partial(
+        search_demonstrations, store, question, demonstrations, representation=representation
+    )
+    hits = await anyio.to_thread.run_sync(search) if demonstrations > 0 else []
+    build = functools.partial(
+        reasoning_messages, question, workspace, representation, hits, focus=focus
+    )
+    messages = await anyio.to_thread.run_sync(build)
+    # MCP prompts carry user and assistant messages only: the instruction
+    # (a system message for Pandora's own agent) opens the user's text.
+    return [UserMessage("\n\n".join(message["content"] for message in messages))]
+
+
+def _names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]

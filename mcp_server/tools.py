@@ -1,0 +1,195 @@
+"""The tools: see the sources, run code on them, learn from demonstrations.
+
+Each tool's docstring is its description, written for the LLM that decides
+when to call it: what it does, when to use it, what comes back, an example.
+"""
+
+from __future__ import annotations
+
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+
+from mcp_server.calls import focus_for, loaded_state, reported_as_tool_errors
+from mcp_server.caps import cap_rows
+from mcp_server.execution import run_program
+from mcp_server.memory_tools import add_demonstration, search_demonstrations
+from mcp_server.models import BoxPreview, RunResult, SourceInfo, SourceList, SourceSchema
+from mcp_server.parameters import (
+    Code,
+    Entities,
+    FocusQuestion,
+    Hops,
+    Representation,
+    SourceName,
+    SourceNames,
+)
+from mcp_server.schemas import source_info, source_schema
+from plugins import Workspace
+from plugins.descriptions import first_rows
+from plugins.errors import BadInputError
+from plugins.pandas_box import workspace_boxes
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
+MAX_PREVIEW_ROWS = 50
+
+
+async def list_sources(ctx: Context) -> SourceList:
+    """List the data sources this server can answer questions about.
+
+    Call it first. Each source has a `name` (use it in every other tool), a `kind`
+    (table, database or kg), the `representations` its schema can be shown in, and
+    `needs_focus` for knowledge graphs (those need `entities` or `question`).
+    Example result: {"sources": [{"name": "music", "kind": "database", ...}]}.
+    """
+    state = await loaded_state(ctx)
+    infos: list[SourceInfo] = [source_info(entry) for entry in state.catalog.entries]
+    return SourceList(sources=infos, loading=not state.catalog.loaded.is_set())
+
+
+async def describe_source(
+    source: SourceName,
+    ctx: Context,
+    representation: Representation = "pandas",
+    entities: Entities = [],  # noqa: B006 - pydantic copies defaults
+    hops: Hops = 2,
+    question: FocusQuestion = None,
+) -> SourceSchema:
+    """Show the schema of one source, as the code you write will see it.
+
+    Use it before writing code. 'pandas' shows each table as
+    `name = pd.DataFrame({...})` with column dtypes (the BOXes your pandas code
+    gets as variables); 'sql' shows CREATE TABLE statements; 'networkx' shows a
+    knowledge graph's subgraph around `entities` as NetworkX code. No values are
+    shown: call preview_box for example rows.
+    Example: describe_source(source="music", representation="sql").
+    """
+    state = await loaded_state(ctx)
+    workspace = state.catalog.workspace([source])
+    focus = focus_for(workspace, entities, hops, question)
+    return await anyio.to_thread.run_sync(source_schema, workspace, representation, focus)
+
+
+async def preview_box(
+    source: SourceName,
+    box: str,
+    ctx: Context,
+    rows: int = 5,
+    entities: Entities = [],  # noqa: B006 - pydantic copies defaults
+    hops: Hops = 2,
+    question: FocusQuestion = None,
+) -> BoxPreview:
+    """Show the first rows of one BOX (a table as a DataFrame) with its columns.
+
+    Use it to see how values look (spelling, units, date formats) before filtering
+    on them. `box` is a BOX name from describe_source; `rows` is at most 50.
+    Returns columns, rows of JSON values and `total_rows`.
+    Example: preview_box(source="music", box="album", rows=3).
+    """
+    if not 1 <= rows <= MAX_PREVIEW_ROWS:
+        raise BadInputError(f"rows={rows}: choose between 1 and {MAX_PREVIEW_ROWS}")
+    state = await loaded_state(ctx)
+    workspace = Workspace.of([state.catalog.source(source)])
+    focus = focus_for(workspace, entities, hops, question)
+    boxes = await anyio.to_thread.run_sync(workspace_boxes, workspace, focus)
+    chosen = next((candidate for candidate in boxes if candidate.name == box), None)
+    if chosen is None:
+        known = ", ".join(candidate.name for candidate in boxes) or "none"
+        raise BadInputError(f"source {source!r} has no BOX named {box!r}; its BOXes: {known}")
+    capped = cap_rows(first_rows(chosen.frame, rows), rows, state.settings.max_chars)
+    return BoxPreview(
+        source=source,
+        box=box,
+        columns=[str(column) for column in chosen.frame.columns],
+        rows=capped.rows,
+        total_rows=len(chosen.frame),
+        truncated=capped.truncated,
+    )
+
+
+async def run_pandas(
+    code: Code,
+    ctx: Context,
+    sources: SourceNames = None,
+    entities: Entities = [],  # noqa: B006 - pydantic copies defaults
+    hops: Hops = 2,
+    question: FocusQuestion = None,
+) -> RunResult:
+    """Run pandas code on the BOXes of the sources, in a sandbox, and return its result.
+
+    Every BOX is a variable of its name (see describe_source), with `pd` and `np`.
+    The code must assign `result` (a DataFrame, Series, list or value). No files,
+    no network, no imports beyond pandas/numpy/math/re/datetime-like modules.
+    Returns `columns`, `rows` (JSON values), `total_rows` and `truncated`. A failing
+    program returns an error with the exception and its line: fix it and call again.
+    Example: run_pandas(code="result = album.groupby('genre').size()", sources=["music"]).
+    """
+    state = await loaded_state(ctx)
+    workspace = state.catalog.workspace(sources)
+    focus = focus_for(workspace, entities, hops, question)
+    return await run_program(state, code, workspace, "pandas", focus)
+
+
+async def run_networkx(
+    code: Code,
+    entities: Entities,
+    ctx: Context,
+    sources: SourceNames = None,
+    hops: Hops = 2,
+    question: FocusQuestion = None,
+) -> RunResult:
+    """Run NetworkX code on a knowledge graph's subgraph around `entities`, in a sandbox.
+
+    The code sees `graph` (an nx.MultiDiGraph: nodes are names with a `types` list,
+    edges carry `relation`), `nx` and `question`. Define `KGQA(question, graph)`
+    returning the answer, or assign `result`. See the subgraph first with
+    describe_source(representation="networkx", entities=[...]).
+    Returns `columns`, `rows`, `total_rows`; a failing program returns its error and line.
+    Example: run_networkx(entities=["Alfred Hitchcock"], code="def KGQA(question, graph):\n"
+    "    return sorted(h for h, t, r in graph.edges(data='relation') "
+    "if r == 'directed_by' and t == 'Alfred Hitchcock')").
+    """
+    state = await loaded_state(ctx)
+    workspace = state.catalog.workspace(sources, default_kinds=("kg",))
+    focus = focus_for(workspace, entities, hops, question)
+    return await run_program(state, code, workspace, "networkx", focus)
+
+
+async def run_sql(query: Code, ctx: Context, sources: SourceNames = None) -> RunResult:
+    """Run one read-only SQL query on a database (or on flat tables loaded as one), in a sandbox.
+
+    `sources` defaults to the one loaded database, or to every table when none is loaded.
+    Use the table and column names of describe_source(representation="sql"); quote
+    names with spaces in double quotes. Only one SELECT (or WITH ... SELECT) is
+    allowed: anything that writes is refused. Returns `columns`, `rows`,
+    `total_rows`, `truncated`; an invalid query returns the database's error.
+    Example: run_sql(query="SELECT genre, COUNT(*) AS albums FROM album GROUP BY genre",
+    sources=["music"]).
+    """
+    state = await loaded_state(ctx)
+    workspace = state.catalog.sql_workspace(sources)
+    return await run_program(state, query, workspace, "sql")
+
+
+def register_tools(server: MCPServer) -> None:
+    """Add every tool but `ask` to `server`, with its annotations."""
+    read_only_tools = [
+        list_sources,
+        describe_source,
+        preview_box,
+        run_pandas,
+        run_networkx,
+        run_sql,
+        search_demonstrations,
+    ]
+    for tool in read_only_tools:
+        server.add_tool(reported_as_tool_errors(tool), annotations=READ_ONLY)
+    server.add_tool(
+        reported_as_tool_errors(add_demonstration),
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    )
