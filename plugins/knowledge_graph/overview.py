@@ -1,8 +1,9 @@
 """What a knowledge graph holds, for `inspect` without a focus.
 
-Lists the KG's types with their instance counts and a few example entities
-each (by display name, the names `--entities` accepts), and its predicates
-with their triple counts. Type names are the BOX names KG-to-BOX gives, so
+Lists the KG's types with their instance counts, a few example entities
+each (by display name, the names `--entities` accepts) and the fields of
+their BOXes, and its predicates with their triple counts (by relation name,
+as the NetworkX representation shows them). Type names are the BOX names KG-to-BOX gives, so
 the overview tells the user which BOXes a question can reach.
 """
 
@@ -16,12 +17,14 @@ from plugins.model import Source
 
 
 class TypeOverview(BaseModel):
-    """One class: its BOX name, IRI, number of instances and a few of them."""
+    """One class: its BOX name, IRI, number of instances, a few of them, and
+    the fields its BOX can have (after the type field, in BOX order)."""
 
     name: str
     iri: str
     count: int
     examples: list[str]
+    fields: list[str]
 
 
 class PredicateOverview(BaseModel):
@@ -64,6 +67,7 @@ def describe_knowledge_graph(source: Source, examples_per_type: int = 3) -> Know
             iri=kind.value,
             count=schema.type_counts[kind],
             examples=[shown.entities[node] for node in examples[kind]],
+            fields=sorted(name for (owner, _), name in names.fields.items() if owner == kind),
         )
         for kind in kinds
     ]

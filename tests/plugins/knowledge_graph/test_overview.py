@@ -19,6 +19,7 @@ def test_overview_lists_types_by_count_with_named_examples() -> None:
     person = overview.types[0]
     assert person.iri == "http://example.org/films/Person"
     assert person.examples == ["Al Pacino", "Alfred Hitchcock"]
+    assert person.fields == ["birth_date", "nationality", "spouse"]
     award_win = next(kind for kind in overview.types if kind.name == "award_win")
     assert all(example.startswith("award_win ") for example in award_win.examples)
     predicates = {predicate.name: predicate.count for predicate in overview.predicates}
