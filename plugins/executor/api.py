@@ -30,7 +30,9 @@ def execute(
     representation: str = "pandas",
     focus: Focus | None = None,
     timeout_seconds: float = 10.0,
+    max_rows: int | None = None,
 ) -> ExecutionResult:
     """Run `code` (Python or SQL, as `representation` says) on `workspace` in
-    a sandboxed worker; the program's failures come back in `result.error`."""
-    return default_pool().execute(code, workspace, representation, focus, timeout_seconds)
+    a fresh sandboxed process, keeping at most `max_rows` rows (default 10,000);
+    the program's failures come back in `result.error`."""
+    return default_pool().execute(code, workspace, representation, focus, timeout_seconds, max_rows)

@@ -1,10 +1,12 @@
 """Landlock, the kernel's file-system and network sandbox for unprivileged
 processes, through its three syscalls (there is no libc wrapper).
 
-After `restrict_self`, the worker may only read (never write) files under the
-paths it was given (the Python installation, the sources' files, time-zone
-data), may not bind or connect TCP sockets (ABI 4+), and may not signal
-processes or reach abstract UNIX sockets outside itself (ABI 6+).
+A template builds the ruleset once (`create_ruleset`); each child enforces it
+(`enforce_ruleset`, one syscall). A child may then only read (never write)
+files under the paths given (the Python installation, Pandora's own package,
+the sources' files, time-zone data), may not bind or connect TCP sockets
+(ABI 4+), and may not signal processes or reach abstract UNIX sockets outside
+itself (ABI 6+).
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ def landlock_abi() -> int:
     return max(int(version), 0)
 
 
-def restrict_self(readable_paths: Iterable[str]) -> int:
-    """Allow only reads under `readable_paths` from now on; return the ABI used."""
+def create_ruleset(readable_paths: Iterable[str]) -> tuple[int, int]:
+    """A ruleset allowing only reads under `readable_paths` (and no TCP, no
+    signals or abstract sockets outside the process where the ABI has them).
+    Returns its file descriptor and the ABI used; nothing is enforced yet."""
     abi = landlock_abi()
     if abi < 1:
         raise LandlockUnavailable("the kernel does not support Landlock")
@@ -56,12 +60,18 @@ def restrict_self(readable_paths: Iterable[str]) -> int:
     try:
         for path in sorted(set(readable_paths)):
             _allow_reading(ruleset, path)
-        if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-            raise LandlockUnavailable(os.strerror(ctypes.get_errno()))
-        _call(SYS_RESTRICT_SELF, ruleset, 0)
-    finally:
+    except BaseException:
         os.close(ruleset)
-    return abi
+        raise
+    return ruleset, abi
+
+
+def enforce_ruleset(ruleset: int) -> None:
+    """Restrict this process to `ruleset` from now on, irrevocably (it also
+    sets no_new_privs, which seccomp needs too)."""
+    if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise LandlockUnavailable(os.strerror(ctypes.get_errno()))
+    _call(SYS_RESTRICT_SELF, ruleset, 0)
 
 
 def _allow_reading(ruleset: int, path: str) -> None:

@@ -1,28 +1,34 @@
-"""A worker's lockdown, in order: resource limits, Landlock, seccomp.
+"""The lockdown of a child, in order: resource limits, Landlock, seccomp.
 
-Each layer that cannot be applied is recorded in the report with its reason:
-the pool then warns loudly, and diagnostics show it; nothing fails silently.
+A template prepares what is costly once (`prepare_lockdown`: the Landlock
+ruleset, the compiled seccomp filter); each child applies it to itself
+(`PreparedLockdown.apply`), irrevocably, before running its program. Each
+layer that cannot be applied is recorded in the report with its reason: the
+pool then warns loudly, and diagnostics show it; nothing fails silently.
 """
 
 from __future__ import annotations
 
+import os
 import site
-import sys
+import sysconfig
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from plugins.executor.landlock import LandlockUnavailable, restrict_self
+import plugins
+from plugins.executor.landlock import LandlockUnavailable, create_ruleset, enforce_ruleset
 from plugins.executor.models import Limits
-from plugins.executor.rlimits import apply_rlimits
-from plugins.executor.seccomp_filter import load_seccomp_filter
+from plugins.executor.rlimits import apply_rlimits, open_descriptors
+from plugins.executor.seccomp_filter import CompiledFilter
 
 SYSTEM_READABLE = ("/usr/share/zoneinfo", "/etc/localtime", "/dev/null", "/dev/urandom")
 
 
 class LockdownReport(BaseModel):
-    """Which kernel layers a worker applied to itself, and why any is missing."""
+    """Which kernel layers a child applied to itself, and why any is missing."""
 
     seccomp: bool = False
     seccomp_rules: int = 0
@@ -36,30 +42,70 @@ class LockdownReport(BaseModel):
         return self.seccomp and self.landlock_abi > 0 and bool(self.rlimits)
 
 
-def lock_down(limits: Limits, source_paths: Iterable[str]) -> LockdownReport:
-    """Apply every layer to this process (irrevocably) and report what held."""
-    report = LockdownReport()
+@dataclass
+class PreparedLockdown:
+    """The layers built once in a template, ready for each child to apply."""
+
+    ruleset: int | None = None
+    landlock_abi: int = 0
+    seccomp: CompiledFilter | None = None
+    problems: list[str] = field(default_factory=list)
+
+    def apply(
+        self, limits: Limits, timeout_seconds: float, highest_descriptor: int
+    ) -> LockdownReport:
+        """Lock this process down (call it in the child only) and report what held."""
+        report = LockdownReport(problems=list(self.problems))
+        try:
+            report.rlimits = apply_rlimits(limits, timeout_seconds, highest_descriptor)
+        except (OSError, ValueError) as error:
+            report.problems.append(f"resource limits: {error}")
+        if self.ruleset is not None:
+            try:
+                enforce_ruleset(self.ruleset)
+                report.landlock_abi = self.landlock_abi
+            except (LandlockUnavailable, OSError) as error:
+                report.problems.append(f"landlock: {error}")
+            os.close(self.ruleset)
+        if self.seccomp is not None:
+            try:
+                report.seccomp_rules = self.seccomp.install()
+                report.seccomp = True
+            except OSError as error:
+                report.problems.append(f"seccomp: {error}")
+        return report
+
+
+def prepare_lockdown(source_paths: Iterable[str]) -> PreparedLockdown:
+    """Build the Landlock ruleset and the seccomp filter for children to apply."""
+    prepared = PreparedLockdown()
     try:
-        report.rlimits = apply_rlimits(limits)
-    except (OSError, ValueError) as error:
-        report.problems.append(f"resource limits: {error}")
-    try:
-        report.landlock_abi = restrict_self(readable_paths(source_paths))
+        prepared.ruleset, prepared.landlock_abi = create_ruleset(readable_paths(source_paths))
     except (LandlockUnavailable, OSError) as error:
-        report.problems.append(f"landlock: {error}")
+        prepared.problems.append(f"landlock: {error}")
     try:
-        report.seccomp_rules = load_seccomp_filter()
-        report.seccomp = True
+        prepared.seccomp = CompiledFilter()
     except (OSError, RuntimeError, ValueError) as error:
-        report.problems.append(f"seccomp: {error}")
-    return report
+        prepared.problems.append(f"seccomp: {error}")
+    return prepared
+
+
+def lock_down(
+    limits: Limits, source_paths: Iterable[str], timeout_seconds: float
+) -> LockdownReport:
+    """Prepare and apply every layer to this process at once (irrevocably)."""
+    prepared = prepare_lockdown(source_paths)
+    return prepared.apply(limits, timeout_seconds, max(open_descriptors()))
 
 
 def readable_paths(source_paths: Iterable[str]) -> list[str]:
-    """What a locked-down worker may still read: the Python installation and
-    import path (for lazy imports), the sources' files, time-zone data."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, *SYSTEM_READABLE}
-    paths.update(p for p in sys.path if p and Path(p).exists())
+    """What a locked-down child may still read: Python's standard library and
+    installed packages (for lazy imports), Pandora's own `plugins` package, the
+    sources' files and time-zone data. Not the caller's working directory,
+    script directory or other import paths (where a `.env` may lie)."""
+    installation = sysconfig.get_paths()
+    paths = {installation["stdlib"], installation["platstdlib"], *SYSTEM_READABLE}
     paths.update(site.getsitepackages())
+    paths.update(str(Path(package)) for package in plugins.__path__)
     paths.update(str(Path(p).resolve()) for p in source_paths if Path(p).exists())
     return sorted(paths)

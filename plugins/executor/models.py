@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+Cell = bool | int | float | str | None
+"""One value of a result: a JSON scalar (see docs/executor.md for how values map)."""
+
 
 class CodeError(BaseModel):
-    """Why a program failed: an exception type name, a one-line message and the
-    line of the user's code it happened on (None when no line applies)."""
+    """Why a program failed: an exception type name (an identifier), a one-line
+    message and the line of the user's code it happened on (None when no line applies)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -19,37 +22,53 @@ class CodeError(BaseModel):
 class ExecutionResult(BaseModel):
     """What running one program produced.
 
-    `result` holds rows of strings (see docs/executor.md for how values render)
-    and is None when the program failed; `error` is then set. `columns` names
-    the result's columns where they are known (SQL). `truncated` says
-    that rows, cells or stdout were cut at the executor's caps.
+    `result` holds rows of JSON values and `columns` their names (both set
+    together; None and [] when the program failed, and `error` is then set).
+    A Series or DataFrame with a meaningful index gets its index level(s) as
+    leading column(s). `total_rows` counts the rows before any cap;
+    `truncated` says that rows, cells or stdout were cut at the executor's caps.
     """
 
-    result: list[list[str]] | None = None
-    columns: list[str] | None = None
+    result: list[list[Cell]] | None = None
+    columns: list[str] = Field(default_factory=list)
+    total_rows: int | None = None
+    truncated: bool = False
     error: CodeError | None = None
     stdout: str = ""
     elapsed_ms: float = 0.0
-    truncated: bool = False
 
 
 class Limits(BaseModel):
-    """Caps applied to every run in a worker."""
+    """Caps applied to every run, in the child that runs it and again in the caller."""
 
     model_config = ConfigDict(frozen=True)
 
-    memory_mb: int = Field(default=2048, description="address space a worker may add after loading")
-    max_rows: int = Field(default=10_000, description="rows of a result kept")
+    memory_mb: int = Field(default=2048, description="address space a run may add to the data")
+    max_rows: int = Field(default=10_000, description="rows of a result kept (default per call)")
+    max_cells: int = Field(default=200_000, description="cells of a result kept")
     max_cell_chars: int = Field(default=10_000, description="characters of one cell kept")
     max_result_chars: int = Field(default=4_000_000, description="characters of all cells kept")
     max_stdout_chars: int = Field(default=20_000, description="characters of printed output kept")
-    cpu_seconds_per_worker: int = Field(
-        default=3600, description="CPU a worker may use over its whole life (RLIMIT_CPU hard)"
-    )
+    max_message_chars: int = Field(default=1_000, description="characters of an error message")
+    max_type_chars: int = Field(default=100, description="characters of an error type name")
+
+    @property
+    def max_result_bytes(self) -> int:
+        """The most a child may write on its result channel: every kept character
+        at its longest JSON form (a 6-byte escape), plus room for the separators
+        of cells and column names (each counts as a cell) and the envelope.
+        The caller kills a child that writes more."""
+        characters = (
+            self.max_result_chars
+            + self.max_stdout_chars
+            + self.max_message_chars
+            + self.max_type_chars
+        )
+        return 6 * characters + 16 * self.max_cells + 65_536
 
 
 class SourceRef(BaseModel):
-    """How a worker re-opens one source of the workspace itself."""
+    """How a template re-opens one source of the workspace itself."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -57,11 +76,11 @@ class SourceRef(BaseModel):
     plugin: str
     name: str
     version: str = ""
-    """The file's modification time and size: a changed file gets a new worker."""
+    """The file's modification time and size: a changed file gets a new template."""
 
 
 class FocusRef(BaseModel):
-    """A `plugins.Focus` as it travels to a worker."""
+    """A `plugins.Focus` as it travels to a template."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -71,24 +90,20 @@ class FocusRef(BaseModel):
 
 
 class WorkerSpec(BaseModel):
-    """Everything a worker process needs to build its data: the sources, the
-    representation whose namespace programs see, and the limits.
-
-    `prefetch_focus` is built before the worker locks itself down: a KG behind
-    an endpoint can only be queried while sockets are still open.
-    """
+    """Everything a template process needs to build its data: the sources, the
+    representation whose namespace programs see, and the limits."""
 
     model_config = ConfigDict(frozen=True)
 
     sources: tuple[SourceRef, ...]
     representation: str
     limits: Limits = Limits()
-    prefetch_focus: FocusRef | None = None
 
 
 class RunRequest(BaseModel):
-    """One program to run in a worker."""
+    """One program to run in a fresh child of a template."""
 
     code: str
     focus: FocusRef | None = None
     timeout_seconds: float = 10.0
+    max_rows: int = 10_000

@@ -1,29 +1,30 @@
-"""Worker processes, started once per (workspace, representation) and reused.
+"""Template processes, one per (workspace, representation) in use, and the
+runs they fork.
 
-A call ships code, not data. A worker that times out is killed from outside
-(SIGKILL after the wall-clock timeout); one that crashes or dies of a limit is
-replaced; the caller gets an ExecutionResult whose error says which.
+A template loads the workspace once and never runs untrusted code; every
+program runs in a fresh child forked from it (see template.py), so nothing a
+program does is visible to a later one. The caller ships code, not data, and
+reads the child's result itself, with a deadline and a byte limit; a child
+past either is killed, and the caller gets an ExecutionResult whose error
+says which.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import os
-import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
-import types
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from plugins.errors import BadInputError
+from plugins.executor.caps import MalformedResult, failure, trusted_result
 from plugins.executor.errors import WorkerStartError
 from plugins.executor.lockdown import LockdownReport
+from plugins.executor.messages import ChannelClosed, receive_message, send_message
 from plugins.executor.models import (
-    CodeError,
     ExecutionResult,
     FocusRef,
     Limits,
@@ -31,117 +32,132 @@ from plugins.executor.models import (
     SourceRef,
     WorkerSpec,
 )
-from plugins.executor.policy import ALLOWED_MODULES
+from plugins.executor.result_channel import Ending, read_result
+from plugins.executor.spawn import start_template
 from plugins.model import Focus
-from plugins.sources import url_scheme
 from plugins.workspace import Workspace
 
-START_METHOD = "forkserver"
-PRELOADED_MODULES = ["plugins.executor.worker", *sorted(ALLOWED_MODULES)]
 DEFAULT_MAX_WORKERS = 4
 START_TIMEOUT_SECONDS = 300.0
 GRACE_SECONDS = 0.5
+"""Time allowed on top of a run's timeout for forking, lockdown and the reply."""
 
 
-class Worker:
-    """One worker process and the pipe to it."""
+class Template:
+    """One template process and the control socket to it."""
 
-    def __init__(self, spec: WorkerSpec, context: multiprocessing.context.BaseContext):
+    def __init__(self, spec: WorkerSpec):
         self.spec = spec
-        self.connection, child_end = context.Pipe(duplex=True)
-        self.process = context.Process(
-            target=_worker_entry, args=(spec.model_dump_json(), child_end), daemon=True
-        )
-        with _caller_main_module_hidden():
-            self.process.start()
-        child_end.close()
-        self.lockdown = self._wait_until_ready()
-
-    def _wait_until_ready(self) -> LockdownReport:
-        if not self.connection.poll(START_TIMEOUT_SECONDS):
-            self.kill()
-            raise WorkerStartError("an executor worker did not start in time")
+        self.control, template_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            message = json.loads(self.connection.recv_bytes())
-        except (EOFError, OSError) as error:
+            self.process = start_template(template_end)
+        finally:
+            template_end.close()
+        self.lockdown = self._start()
+
+    def _start(self) -> LockdownReport:
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        try:
+            send_message(self.control, {"spec": self.spec.model_dump(mode="json")})
+            message, _ = receive_message(self.control, deadline)
+        except ChannelClosed as closed:
             self.kill()
-            raise WorkerStartError(f"an executor worker died while starting: {error}") from error
-        if not message["ready"]:
+            raise WorkerStartError(f"an executor template did not start: {closed}") from None
+        if not message.get("ready"):
             self.kill()
-            error_class = BadInputError if message["type"] == "BadInputError" else WorkerStartError
-            raise error_class(message["message"])
+            error_class = (
+                BadInputError if message.get("type") == "BadInputError" else WorkerStartError
+            )
+            raise error_class(str(message.get("message")))
         return LockdownReport.model_validate(message["lockdown"])
 
     def run(self, request: RunRequest) -> ExecutionResult:
-        """Send one program and wait for its result, at most its timeout (plus
-        a grace period for the worker's own bookkeeping)."""
+        """Fork a child for `request` and read its result, within its timeout."""
         started = time.perf_counter()
+        deadline = time.monotonic() + request.timeout_seconds + GRACE_SECONDS
+        read_end, write_end = os.pipe()
         try:
-            self.connection.send_bytes(request.model_dump_json().encode())
-            if not self.connection.poll(request.timeout_seconds + GRACE_SECONDS):
-                self.kill()
-                return _failure(
-                    "Timeout",
-                    f"the code ran longer than {request.timeout_seconds:g} s and was stopped",
-                    started,
-                )
-            return ExecutionResult.model_validate_json(self.connection.recv_bytes())
-        except (EOFError, OSError):
+            try:
+                send_message(self.control, {"run": request.model_dump(mode="json")}, (write_end,))
+            finally:
+                os.close(write_end)
+            reading = read_result(read_end, deadline, self.spec.limits.max_result_bytes)
+            wants_status = reading.ending is Ending.COMPLETE and not reading.data
+            send_message(self.control, {"finish": True, "status": wants_status})
+            status = (
+                receive_message(self.control, time.monotonic() + START_TIMEOUT_SECONDS)[0]
+                if wants_status
+                else {"status": {}}
+            )
+        except ChannelClosed:
             self.kill()
-            return _failure("WorkerCrashed", self._death_reason(), started)
+            return failure(
+                "WorkerCrashed",
+                "the executor's template process died; it is replaced",
+                _ms(started),
+            )
+        finally:
+            os.close(read_end)
+        return self._outcome(request, reading.data, reading.ending, status["status"], started)
 
-    def _death_reason(self) -> str:
-        self.process.join(GRACE_SECONDS)
-        code = self.process.exitcode
-        if code is not None and code < 0:
-            name = signal.Signals(-code).name
-            if name == "SIGXCPU":
-                return "the worker used up its CPU limit and was stopped"
-            if name == "SIGKILL":
-                return "the worker was killed (probably out of memory)"
-            return f"the worker crashed ({name}); it was replaced"
-        return f"the worker exited (code {code}); it was replaced"
+    def _outcome(
+        self, request: RunRequest, data: bytes, ending: Ending, status: dict, started: float
+    ) -> ExecutionResult:
+        if ending is Ending.TIMEOUT:
+            return failure(
+                "Timeout",
+                f"the code ran longer than {request.timeout_seconds:g} s and was stopped",
+                _ms(started),
+            )
+        if ending is Ending.TOO_LARGE:
+            return failure(
+                "ResultTooLarge",
+                f"the result was larger than {self.spec.limits.max_result_bytes:,} bytes; "
+                "the run was stopped",
+                _ms(started),
+            )
+        if not data:
+            return failure("WorkerCrashed", _death_reason(status), _ms(started))
+        try:
+            return trusted_result(data, self.spec.limits, request.max_rows)
+        except MalformedResult as malformed:
+            return failure("MalformedResult", str(malformed), _ms(started))
 
     @property
     def alive(self) -> bool:
-        """True while the process runs."""
-        return self.process.is_alive()
+        """True while the template process runs."""
+        return self.process.poll() is None
 
     def kill(self) -> None:
-        """Stop the process now and release its pipe."""
-        if self.process.is_alive():
+        """Stop the template now (its running child, if any, dies with its
+        control socket: the template kills it on end of file)."""
+        self.control.close()
+        if self.process.poll() is None:
             self.process.kill()
-        self.process.join(GRACE_SECONDS)
-        self.connection.close()
+        try:
+            self.process.wait(GRACE_SECONDS * 4)
+        except subprocess.TimeoutExpired:
+            return
 
 
-@contextmanager
-def _caller_main_module_hidden() -> Iterator[None]:
-    """Start workers without re-running the caller's script in them.
-
-    multiprocessing re-imports `__main__` in every child it starts, which
-    would re-run a script that lacks an `if __name__ == "__main__":` guard and
-    fails outright for `python -` or an embedded interpreter. Workers need
-    nothing from the caller's script, so an empty `__main__` is shown instead
-    while the process starts.
-    """
-    caller_main = sys.modules["__main__"]
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = caller_main
+def _death_reason(status: dict) -> str:
+    name = status.get("signal")
+    if name == "SIGXCPU":
+        return "the run used up its CPU time and was stopped"
+    if name == "SIGKILL":
+        return "the run was killed (probably out of memory)"
+    if name:
+        return f"the run crashed ({name})"
+    return f"the run exited without a result (code {status.get('exit')})"
 
 
-def _worker_entry(spec_json: str, connection: object) -> None:
-    from plugins.executor.worker import serve
-
-    serve(spec_json, connection)
+def _ms(started: float) -> float:
+    return (time.perf_counter() - started) * 1000
 
 
 def _version(location: str) -> str:
-    """Modification time and size of a source file ("" for URLs), so that a worker
-    holding the old data of a file that changed is never reused for it."""
+    """Modification time and size of a source file ("" for URLs), so that a
+    template holding the old data of a file that changed is never reused for it."""
     try:
         status = os.stat(location)
     except OSError:
@@ -149,28 +165,23 @@ def _version(location: str) -> str:
     return f"{status.st_mtime_ns}:{status.st_size}"
 
 
-def _failure(error_type: str, message: str, started: float) -> ExecutionResult:
-    return ExecutionResult(
-        error=CodeError(type=error_type, message=message),
-        elapsed_ms=(time.perf_counter() - started) * 1000,
-    )
+def _absolute(location: str) -> str:
+    return os.path.abspath(location) if os.path.exists(location) else location
 
 
 @dataclass
 class _Slots:
-    idle: dict[WorkerSpec, list[Worker]] = field(default_factory=dict)
+    idle: dict[WorkerSpec, list[Template]] = field(default_factory=dict)
     busy: int = 0
     last_used: dict[WorkerSpec, float] = field(default_factory=dict)
 
 
 class ExecutorPool:
-    """Reusable sandboxed workers; `execute` runs one program in one of them."""
+    """Template processes by workspace; `execute` runs one program in a fresh child."""
 
     def __init__(self, max_workers: int = DEFAULT_MAX_WORKERS, limits: Limits | None = None):
         self.max_workers = max_workers
         self.limits = limits or Limits()
-        self.context = multiprocessing.get_context(START_METHOD)
-        self.context.set_forkserver_preload(PRELOADED_MODULES)
         self._slots = _Slots()
         self._condition = threading.Condition()
         self._warned = False
@@ -183,51 +194,47 @@ class ExecutorPool:
         representation: str = "pandas",
         focus: Focus | None = None,
         timeout_seconds: float = 10.0,
+        max_rows: int | None = None,
     ) -> ExecutionResult:
-        """Run `code` on `workspace` as `representation` shows it."""
+        """Run `code` on `workspace` as `representation` shows it, keeping at
+        most `max_rows` rows (default: the limits')."""
         focus_ref = (
             FocusRef(question=focus.question, entities=focus.entities, hops=focus.hops)
             if focus
             else None
         )
-        spec = self.spec_for(workspace, representation, focus_ref)
-        request = RunRequest(code=code, focus=focus_ref, timeout_seconds=timeout_seconds)
-        worker = self._acquire(spec)
+        request = RunRequest(
+            code=code,
+            focus=focus_ref,
+            timeout_seconds=timeout_seconds,
+            max_rows=self.limits.max_rows if max_rows is None else max_rows,
+        )
+        template = self._acquire(self.spec_for(workspace, representation))
         try:
-            result = worker.run(request)
+            return template.run(request)
         finally:
-            self._release(worker)
-        return result
+            self._release(template)
 
-    def spec_for(
-        self, workspace: Workspace, representation: str, focus: FocusRef | None = None
-    ) -> WorkerSpec:
-        """The worker spec of `workspace` (how a worker re-opens its sources).
-
-        A knowledge graph behind a URL is read before the worker locks itself
-        down, so its worker is specific to the focus it prefetched.
-        """
-        remote_graph = any(s.kind == "kg" and url_scheme(s.location) for s in workspace.sources)
+    def spec_for(self, workspace: Workspace, representation: str) -> WorkerSpec:
+        """The spec of `workspace` (how a template re-opens its sources)."""
         sources = tuple(
             SourceRef(
-                location=s.location, plugin=s.plugin, name=s.name, version=_version(s.location)
+                location=_absolute(s.location),
+                plugin=s.plugin,
+                name=s.name,
+                version=_version(s.location),
             )
             for s in workspace.sources
         )
-        return WorkerSpec(
-            sources=sources,
-            representation=representation,
-            limits=self.limits,
-            prefetch_focus=focus if remote_graph else None,
-        )
+        return WorkerSpec(sources=sources, representation=representation, limits=self.limits)
 
     def warm(self, workspace: Workspace, representation: str = "pandas") -> LockdownReport:
-        """Start a worker now (cold start off the first call's clock)."""
-        worker = self._acquire(self.spec_for(workspace, representation))
-        self._release(worker)
-        return worker.lockdown
+        """Start a template now (cold start off the first call's clock)."""
+        template = self._acquire(self.spec_for(workspace, representation))
+        self._release(template)
+        return template.lockdown
 
-    def _acquire(self, spec: WorkerSpec) -> Worker:
+    def _acquire(self, spec: WorkerSpec) -> Template:
         with self._condition:
             while True:
                 idle = self._slots.idle.get(spec)
@@ -239,29 +246,29 @@ class ExecutorPool:
                     break
                 self._condition.wait()
         try:
-            worker = Worker(spec, self.context)
+            template = Template(spec)
         except BaseException:
             with self._condition:
                 self._slots.busy -= 1
                 self._condition.notify()
             raise
-        self._note_lockdown(worker.lockdown)
-        return worker
+        self._note_lockdown(template.lockdown)
+        return template
 
-    def _release(self, worker: Worker) -> None:
+    def _release(self, template: Template) -> None:
         with self._condition:
             self._slots.busy -= 1
-            if worker.alive:
-                self._slots.idle.setdefault(worker.spec, []).append(worker)
-                self._slots.last_used[worker.spec] = time.monotonic()
+            if template.alive:
+                self._slots.idle.setdefault(template.spec, []).append(template)
+                self._slots.last_used[template.spec] = time.monotonic()
             self._condition.notify()
 
     def _total(self) -> int:
-        return self._slots.busy + sum(len(w) for w in self._slots.idle.values())
+        return self._slots.busy + sum(len(t) for t in self._slots.idle.values())
 
     def _evict_one(self) -> bool:
-        """Stop the least recently used idle worker to make room."""
-        candidates = [spec for spec, workers in self._slots.idle.items() if workers]
+        """Stop the least recently used idle template to make room."""
+        candidates = [spec for spec, templates in self._slots.idle.items() if templates]
         if not candidates:
             return False
         oldest = min(candidates, key=lambda s: self._slots.last_used.get(s, 0.0))
@@ -279,9 +286,9 @@ class ExecutorPool:
             )
 
     def shutdown(self) -> None:
-        """Stop every idle worker (busy ones stop when their pipe closes)."""
+        """Stop every idle template (busy ones stop when their socket closes)."""
         with self._condition:
-            for workers in self._slots.idle.values():
-                for worker in workers:
-                    worker.kill()
+            for templates in self._slots.idle.values():
+                for template in templates:
+                    template.kill()
             self._slots.idle.clear()

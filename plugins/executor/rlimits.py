@@ -1,13 +1,14 @@
-"""Resource limits a worker sets on itself before running programs.
+"""Resource limits a child sets on itself before running its program.
 
-RLIMIT_AS caps memory (a program's allocation fails with MemoryError),
-RLIMIT_FSIZE=0 forbids growing any file, RLIMIT_NOFILE caps open files,
-RLIMIT_CORE=0 avoids core dumps, RLIMIT_CPU caps the worker's lifetime CPU
-(the per-run limit is the pool's wall-clock timeout).
+RLIMIT_AS caps memory (an allocation past it fails with MemoryError),
+RLIMIT_CPU caps the run's CPU time (SIGXCPU past it; the caller's wall-clock
+deadline is the main timeout), RLIMIT_FSIZE=0 forbids growing any file,
+RLIMIT_NOFILE caps open files, RLIMIT_CORE=0 avoids core dumps.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import resource
 import signal
@@ -15,32 +16,42 @@ import signal
 from plugins.executor.models import Limits
 
 SPARE_FILE_DESCRIPTORS = 32
+CPU_GRACE_SECONDS = 1
 
 
-def apply_rlimits(limits: Limits) -> dict[str, int]:
-    """Set the limits on this process; return them by name (soft values)."""
-    address_space = _current_address_space() + limits.memory_mb * 1024 * 1024
-    cpu = int(resource.getrusage(resource.RUSAGE_SELF).ru_utime) + limits.cpu_seconds_per_worker
-    open_files = _highest_open_descriptor() + SPARE_FILE_DESCRIPTORS
+def apply_rlimits(
+    limits: Limits, timeout_seconds: float, highest_descriptor: int
+) -> dict[str, int]:
+    """Set the limits on this process; return them by name. `highest_descriptor`
+    is the highest descriptor number the process may already hold."""
+    address_space = current_address_space() + limits.memory_mb * 1024 * 1024
+    cpu = _cpu_seconds_used() + math.ceil(timeout_seconds) + CPU_GRACE_SECONDS
     chosen = {
         "RLIMIT_AS": address_space,
         "RLIMIT_CPU": cpu,
         "RLIMIT_FSIZE": 0,
-        "RLIMIT_NOFILE": open_files,
+        "RLIMIT_NOFILE": highest_descriptor + SPARE_FILE_DESCRIPTORS,
         "RLIMIT_CORE": 0,
     }
-    # writing past RLIMIT_FSIZE must fail with an error, not kill the worker
+    # writing past RLIMIT_FSIZE must fail with an error, not kill the child
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     for name, value in chosen.items():
         resource.setrlimit(getattr(resource, name), (value, value))
     return chosen
 
 
-def _current_address_space() -> int:
-    with open("/proc/self/statm") as statm:
+def _cpu_seconds_used() -> int:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return math.ceil(usage.ru_utime + usage.ru_stime)
+
+
+def current_address_space() -> int:
+    """The bytes of address space this process maps now."""
+    with open("/proc/self/statm", "rb") as statm:
         pages = int(statm.read().split()[0])
     return pages * resource.getpagesize()
 
 
-def _highest_open_descriptor() -> int:
-    return max(int(fd) for fd in os.listdir("/proc/self/fd"))
+def open_descriptors() -> list[int]:
+    """The descriptors this process holds, in order."""
+    return sorted(int(fd) for fd in os.listdir("/proc/self/fd"))

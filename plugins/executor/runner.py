@@ -1,4 +1,4 @@
-"""Run one program on a namespace, inside a worker: check, execute, normalise.
+"""Run one program inside a child: check, execute, normalise.
 
 Every failure of the program (rejected code, exception, violation) becomes
 `ExecutionResult.error`; nothing the program does escapes as an exception.
@@ -12,14 +12,14 @@ from contextlib import redirect_stdout
 from types import TracebackType
 from typing import Any
 
+from plugins.executor.caps import identifier, one_line
 from plugins.executor.code_check import FILENAME, CodeRejected, check_code
-from plugins.executor.fresh import fresh_namespace
-from plugins.executor.models import CodeError, ExecutionResult, Limits
-from plugins.executor.results import normalise
+from plugins.executor.models import CodeError, ExecutionResult, Limits, RunRequest
+from plugins.executor.results import json_cell, normalise, valid_text
 from plugins.executor.sandbox_builtins import make_builtins
 from plugins.executor.tripwire import Tripwire
+from plugins.workspace import Workspace
 
-MAX_MESSAGE_CHARS = 1000
 KGQA_FUNCTION = "KGQA"
 
 
@@ -38,6 +38,7 @@ class CappedText:
 
     def write(self, text: str) -> int:
         """Keep what fits under the cap; remember that the rest was dropped."""
+        text = str(text)
         room = self.cap - self.size
         if len(text) > room:
             self.truncated = True
@@ -51,49 +52,74 @@ class CappedText:
         """Nothing to flush: text is kept in memory."""
 
     def getvalue(self) -> str:
-        """Everything kept so far."""
-        return "".join(self.parts)
+        """Everything kept so far, as valid UTF-8."""
+        return valid_text("".join(self.parts))
 
 
 def run_program(
-    code: str, namespace: dict[str, Any], limits: Limits, tripwire: Tripwire
+    code: str, namespace: dict[str, Any], limits: Limits, tripwire: Tripwire, max_rows: int
 ) -> ExecutionResult:
-    """Run `code` on a fresh copy of `namespace` and report what it produced."""
+    """Run `code` on `namespace` (this process's own copy) and report what it produced."""
     started = time.perf_counter()
     stdout = CappedText(limits.max_stdout_chars)
-    rows, error, truncated = None, None, False
+    outcome = ExecutionResult()
     try:
         compiled = compile(check_code(code), FILENAME, "exec")
-        scope = fresh_namespace(namespace)
+        scope = dict(namespace)
         scope["__builtins__"] = make_builtins()
         scope["__name__"] = "pandora_program"
         tripwire.arm()
         try:
             with redirect_stdout(stdout):
                 exec(compiled, scope)
-                normalised = normalise(_answer(scope), limits)
+                table = normalise(_answer(scope), limits, max_rows)
         finally:
             tripped = tripwire.disarm()
         if tripped:
-            error = CodeError(type="SandboxViolation", message=tripped)
+            outcome.error = _error("SandboxViolation", tripped, None, limits)
         else:
-            rows, truncated = normalised.rows, normalised.truncated
+            outcome.result, outcome.columns = table.rows, table.columns
+            outcome.total_rows, outcome.truncated = table.total_rows, table.truncated
     except CodeRejected as rejected:
-        error = CodeError(type="CodeRejected", message=_one_line(rejected), line=rejected.line)
+        outcome.error = _error("CodeRejected", rejected, rejected.line, limits)
     except SyntaxError as syntax:
-        error = CodeError(type="SyntaxError", message=_one_line(syntax), line=syntax.lineno)
+        outcome.error = _error("SyntaxError", syntax.msg, syntax.lineno, limits)
     except BaseException as failure:  # the program's failure is data, whatever it is
-        error = CodeError(
-            type=type(failure).__name__,
-            message=_one_line(failure),
-            line=_user_line(failure.__traceback__),
+        outcome.error = _error(
+            _type_name(failure), failure, _user_line(failure.__traceback__), limits
         )
+    outcome.stdout = stdout.getvalue()
+    outcome.truncated = outcome.truncated or stdout.truncated
+    outcome.elapsed_ms = (time.perf_counter() - started) * 1000
+    return outcome
+
+
+def run_sql(workspace: Workspace, request: RunRequest, limits: Limits) -> ExecutionResult:
+    """Run one read-only query (the sql plugin's `run_query`) and report its rows."""
+    from plugins.sql_schema import run_query  # only SQL children need the SQL plugin
+
+    started = time.perf_counter()
+    try:
+        answer = run_query(
+            workspace,
+            request.code,
+            timeout_seconds=request.timeout_seconds,
+            max_rows=request.max_rows,
+        )
+    except Exception as error:  # a refused or failing query is data
+        return ExecutionResult(
+            error=_error(_type_name(error), error, None, limits),
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+        )
+    table = normalise(
+        [tuple(json_cell(value) for value in row) for row in answer.rows], limits, request.max_rows
+    )
     return ExecutionResult(
-        result=rows,
-        error=error,
-        stdout=stdout.getvalue(),
+        result=table.rows,
+        columns=answer.columns,
+        total_rows=None if answer.truncated else len(answer.rows),  # unknown past the cap
+        truncated=answer.truncated or table.truncated,
         elapsed_ms=(time.perf_counter() - started) * 1000,
-        truncated=truncated or stdout.truncated,
     )
 
 
@@ -112,6 +138,26 @@ def _answer(scope: dict[str, Any]) -> Any:
     return function(*(scope[name] for name in names))
 
 
+def _error(kind: str, message: object, line: int | None, limits: Limits) -> CodeError:
+    text = one_line(_message_text(message), limits.max_message_chars) or kind
+    return CodeError(type=identifier(kind, limits.max_type_chars), message=text, line=line)
+
+
+def _message_text(message: object) -> str:
+    """str(message), bounded even when `__str__` is the program's own (it may fail)."""
+    try:
+        return str(message)
+    except BaseException:
+        return ""
+
+
+def _type_name(error: BaseException) -> str:
+    try:
+        return str(type(error).__name__)
+    except BaseException:
+        return "Error"
+
+
 def _user_line(trace: TracebackType | None) -> int | None:
     """The line of the program's own code nearest to where it failed."""
     line = None
@@ -120,11 +166,3 @@ def _user_line(trace: TracebackType | None) -> int | None:
             line = trace.tb_lineno
         trace = trace.tb_next
     return line
-
-
-def _one_line(error: BaseException) -> str:
-    if isinstance(error, SyntaxError):
-        text = error.msg
-    else:
-        text = " ".join(str(error).split()) or type(error).__name__
-    return text[:MAX_MESSAGE_CHARS]

@@ -58,7 +58,7 @@ class Sandbox:
         assert self.listener.connections == []
         check = self.run("result = [len(people), int(people.age.sum()), people.name.iloc[0]]")
         assert check.error is None, check.error
-        assert check.result == [["5"], ["183"], ["Ada"]]
+        assert check.result == [[5], [183], ["Ada"]]
 
 
 def _digest(path: Path) -> str:

@@ -25,7 +25,7 @@ def attempt(action) -> str:
 
 def main() -> None:
     directory, readable_file, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    report = lock_down(Limits(memory_mb=256), [readable_file])
+    report = lock_down(Limits(memory_mb=256), [readable_file], timeout_seconds=60)
 
     def fork() -> None:
         if os.fork() == 0:

@@ -143,7 +143,7 @@ def test_a_caught_violation_still_fails_the_run(sandbox) -> None:
     outcome = sandbox.run(program.replace("DIR", str(sandbox.directory)))
     # the runtime door raised inside the program, which swallowed it: the write
     # still did not happen, and the run still answers (the door is not a tripwire)
-    assert outcome.result == [["1"]]
+    assert outcome.result == [[1]]
     sandbox.assert_nothing_done()
 
 

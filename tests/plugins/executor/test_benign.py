@@ -31,12 +31,12 @@ BENIGN = [
     (
         "groupby_size",
         "result = employees.groupby('dept').size().reset_index(name='n')",
-        [["eng", "2"], ["ops", "2"], ["sales", "1"]],
+        [["eng", 2], ["ops", 2], ["sales", 1]],
     ),
     (
         "nlargest",
         "result = employees.nlargest(2, 'salary')[['name', 'salary']]",
-        [["Ada", "120"], ["Bob", "100"]],
+        [["Ada", 120], ["Bob", 100]],
     ),
     (
         "str_extract",
@@ -48,8 +48,8 @@ BENIGN = [
         "d = pd.to_datetime(employees.hired)\nresult = employees[d.dt.year < 2019].name",
         [["Cy"], ["Eve"]],
     ),
-    ("isin", "result = employees[employees.dept.isin(['ops', 'sales'])].id", [["3"], ["4"], ["5"]]),
-    ("not_isin", "result = employees[~employees.dept.isin(['ops', 'sales'])].id", [["1"], ["2"]]),
+    ("isin", "result = employees[employees.dept.isin(['ops', 'sales'])].id", [[3], [4], [5]]),
+    ("not_isin", "result = employees[~employees.dept.isin(['ops', 'sales'])].id", [[1], [2]]),
     (
         "nested_filter",
         "rich = employees[employees.salary >= 90]\n"
@@ -58,9 +58,9 @@ BENIGN = [
     ),
     ("set_operations", "a = set(employees.dept)\nb = set(depts.code)\nresult = b - a", [["hr"]]),
     ("set_intersection", "result = sorted(set(employees.dept) & {'eng', 'hr'})", [["eng"]]),
-    ("scalar_mean", "result = employees.salary.mean()", [["97"]]),
-    ("scalar_float", "result = employees.salary.mean() / 4", [["24.25"]]),
-    ("count_bool", "result = bool((employees.salary > 200).any())", [["False"]]),
+    ("scalar_mean", "result = employees.salary.mean()", [[97]]),
+    ("scalar_float", "result = employees.salary.mean() / 4", [[24.25]]),
+    ("count_bool", "result = bool((employees.salary > 200).any())", [[False]]),
     ("query_local", "cut = 95\nresult = employees.query('salary > @cut').name", [["Ada"], ["Bob"]]),
     ("sort_values", "result = employees.sort_values('hired').name.head(2)", [["Eve"], ["Cy"]]),
     (
@@ -74,14 +74,14 @@ BENIGN = [
         "g = nx.DiGraph()\n"
         "g.add_edges_from(zip(managers.employee, managers.manager))\n"
         "result = sorted(nx.descendants(g, 2))",
-        [["3"], ["4"], ["5"]],
+        [[3], [4], [5]],
     ),
     (
         "graph_shortest_path",
         "import networkx as nx\n"
         "g = nx.Graph(list(zip(managers.employee, managers.manager)))\n"
         "result = nx.shortest_path(g, 1, 5)",
-        [["1"], ["2"], ["3"], ["5"]],
+        [[1], [2], [3], [5]],
     ),
     (
         "kgqa_function",
@@ -91,16 +91,16 @@ BENIGN = [
     (
         "missing_values",
         "result = depts.set_index('code').reindex(['eng', 'xx']).floor",
-        [["2"], ["None"]],
+        [["eng", 2], ["xx", None]],
     ),
     (
         "imports_allowed",
         "import math, re, json, collections, itertools, functools, statistics\n"
         "result = [math.floor(2.5), re.sub('a', 'b', 'aa'), json.dumps([1]), "
         "collections.Counter('aab')['a'], statistics.median([1, 3, 5])]",
-        [["2"], ["bb"], ["[1]"], ["2"], ["3"]],
+        [[2], ["bb"], ["[1]"], [2], [3]],
     ),
-    ("print_and_result", "print('hello')\nresult = len(employees)", [["5"]]),
+    ("print_and_result", "print('hello')\nresult = len(employees)", [[5]]),
     (
         "to_csv_text",
         "result = employees.head(1)[['id', 'name']].to_csv(index=False)",

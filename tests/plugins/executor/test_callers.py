@@ -48,6 +48,6 @@ def test_a_source_file_that_changes_is_read_again(tmp_path):
     table = tmp_path / "prices.csv"
     table.write_text("item,price\npen,2\n")
     code = "result = prices['price'].sum()"
-    assert execute(code, Workspace.of([load_source(str(table))])).result == [["2"]]
+    assert execute(code, Workspace.of([load_source(str(table))])).result == [[2]]
     table.write_text("item,price\npen,2\nink,5\n")
-    assert execute(code, Workspace.of([load_source(str(table))])).result == [["7"]]
+    assert execute(code, Workspace.of([load_source(str(table))])).result == [[7]]

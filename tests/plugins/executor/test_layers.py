@@ -75,7 +75,7 @@ def test_values_render_as_documented() -> None:
     ]
     assert rendered == ["None", "None", "None", "3", "2.5", "True", "4", "2020-01-02"]
     frame = pd.DataFrame({"a": [1, 2], "b": ["x", None]})
-    assert normalise(frame, Limits()).rows == [["1", "x"], ["2", "None"]]
-    assert normalise({2, 1}, Limits()).rows == [["1"], ["2"]]
+    assert normalise(frame, Limits()).rows == [[1, "x"], [2, None]]
+    assert normalise({2, 1}, Limits()).rows == [[1], [2]]
     capped = normalise(list(range(20)), Limits(max_rows=5))
     assert capped.truncated and len(capped.rows) == 5

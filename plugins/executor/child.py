@@ -1,0 +1,91 @@
+"""One run, in a child forked from a template: shed what it inherited, lock
+down, run the program, write the result on the result channel, exit.
+
+Whatever the program patches, sets, starts, allocates or writes in memory
+dies with this process: the template that forked it never sees it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import stat
+import time
+from typing import TYPE_CHECKING, NoReturn
+
+from plugins.executor.models import RunRequest
+from plugins.executor.rlimits import open_descriptors
+from plugins.executor.runner import run_program, run_sql
+
+if TYPE_CHECKING:
+    from plugins.executor.template import TemplateSession
+
+CRASH_EXIT_CODE = 70
+MAX_DESCRIPTOR = 1 << 20
+
+
+def run_child(session: TemplateSession, request: RunRequest, result_fd: int) -> NoReturn:
+    """Run `request` in this (freshly forked) process and never return."""
+    started = time.perf_counter()
+    try:
+        highest = _shed_descriptors(session, result_fd)
+        session.lockdown.apply(session.spec.limits, request.timeout_seconds, highest)
+        if session.language == "sql":
+            result = run_sql(session.workspace, request, session.spec.limits)
+        else:
+            namespace = session.namespaces[request.focus]
+            result = run_program(
+                request.code, namespace, session.spec.limits, session.tripwire, request.max_rows
+            )
+        result.elapsed_ms = (time.perf_counter() - started) * 1000
+        _write_all(result_fd, result.model_dump_json().encode())
+        os.close(result_fd)  # the caller sees the end of the result now, not at exit
+        os._exit(0)
+    except BaseException:  # whatever happened, never return into the template's loop
+        os._exit(CRASH_EXIT_CODE)
+
+
+def _shed_descriptors(session: TemplateSession, result_fd: int) -> int:
+    """Close every inherited descriptor but the result channel and the Landlock
+    ruleset: the template's control socket above all. A SQL child keeps the
+    read-only files and sockets its database connection holds, never a file
+    open for writing. Returns the highest descriptor left open."""
+    keep = sorted({result_fd, *([session.lockdown.ruleset] if session.lockdown.ruleset else [])})
+    if session.language != "sql":
+        low = 3
+        for descriptor in keep:
+            os.closerange(low, descriptor)
+            low = descriptor + 1
+        os.closerange(low, MAX_DESCRIPTOR)
+        return keep[-1]
+    left = [0, 1, 2, *keep]
+    for descriptor in open_descriptors():
+        if descriptor in left:
+            continue
+        if descriptor != session.control_fd and _database_handle(descriptor):
+            left.append(descriptor)
+            continue
+        try:
+            os.close(descriptor)
+        except OSError:
+            continue  # the directory listing's own descriptor, already closed
+    return max(left)
+
+
+def _database_handle(descriptor: int) -> bool:
+    """A descriptor a database connection may hold: a file open read-only, or a socket."""
+    try:
+        status = os.fstat(descriptor)
+        flags = fcntl.fcntl(descriptor, fcntl.F_GETFL)
+    except OSError:
+        return False
+    if stat.S_ISSOCK(status.st_mode):
+        return True
+    return stat.S_ISREG(status.st_mode) and flags & os.O_ACCMODE == os.O_RDONLY
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(descriptor, view)
+        view = view[written:]

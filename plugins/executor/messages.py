@@ -1,0 +1,86 @@
+"""Messages between the caller and a template process: length-prefixed JSON
+over a UNIX stream socket, with file descriptors passed alongside (SCM_RIGHTS).
+
+Never pickle: the template holds the workspace but never runs untrusted
+code, and JSON keeps it that way (no object is ever rebuilt from a message).
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import select
+import socket
+import struct
+import time
+from typing import Any
+
+HEADER = struct.Struct("!I")
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+MAX_DESCRIPTORS = 4
+
+
+class ChannelClosed(Exception):
+    """The other end closed the socket, or did not answer in time."""
+
+
+def send_message(
+    channel: socket.socket, message: dict[str, Any], fds: tuple[int, ...] = ()
+) -> None:
+    """Send one JSON object, and `fds` with its first byte."""
+    body = json.dumps(message).encode()
+    data = HEADER.pack(len(body)) + body
+    try:
+        sent = channel.sendmsg(
+            [data],
+            [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else [],
+        )
+        channel.sendall(data[sent:])
+    except OSError as error:
+        raise ChannelClosed(f"cannot send: {error}") from None
+
+
+def receive_message(
+    channel: socket.socket, deadline: float | None = None
+) -> tuple[dict[str, Any], list[int]]:
+    """The next JSON object and the descriptors that came with it; raises
+    ChannelClosed on end of file or when `deadline` (time.monotonic) passes."""
+    header, fds = _receive_exactly(channel, HEADER.size, deadline, with_descriptors=True)
+    (length,) = HEADER.unpack(header)
+    if length > MAX_MESSAGE_BYTES:
+        raise ChannelClosed(f"a message of {length} bytes is larger than allowed")
+    body, _ = _receive_exactly(channel, length, deadline, with_descriptors=False)
+    return json.loads(body), fds
+
+
+def _receive_exactly(
+    channel: socket.socket, size: int, deadline: float | None, with_descriptors: bool
+) -> tuple[bytes, list[int]]:
+    chunks: list[bytes] = []
+    fds: list[int] = []
+    remaining = size
+    while remaining:
+        _wait_readable(channel, deadline)
+        if with_descriptors and not chunks:
+            space = socket.CMSG_SPACE(MAX_DESCRIPTORS * array.array("i").itemsize)
+            chunk, ancillary, _, _ = channel.recvmsg(remaining, space)
+            for level, kind, payload in ancillary:
+                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                    received = array.array("i")
+                    received.frombytes(payload[: len(payload) - len(payload) % received.itemsize])
+                    fds.extend(received)
+        else:
+            chunk = channel.recv(remaining)
+        if not chunk:
+            raise ChannelClosed("the other end closed the channel")
+        chunks.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(chunks), fds
+
+
+def _wait_readable(channel: socket.socket, deadline: float | None) -> None:
+    if deadline is None:
+        return
+    timeout = deadline - time.monotonic()
+    if timeout <= 0 or not select.select([channel], [], [], timeout)[0]:
+        raise ChannelClosed("no answer in time")
