@@ -192,8 +192,9 @@ class InMemoryKnowledgeGraph:
         type_id, class_id = self.term_ids.get(RDF_TYPE), self.term_ids.get(kind)
         if type_id is None or class_id is None:
             return []
-        rows = np.flatnonzero((self.p == type_id) & (self.o == class_id))
-        return [self.terms[i] for i in np.sort(self.s[rows])[:limit].tolist()]
+        rows = self.in_order[_rows(self.in_offsets, np.array([class_id]))]
+        subjects = self.s[rows[self.p[rows] == type_id]]  # sorted: incoming edges sort by subject
+        return [self.terms[i] for i in subjects[:limit].tolist()]
 
     @cached_property
     def _schema(self) -> Schema:

@@ -72,7 +72,7 @@ _SCHEMA_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def name_schema(kg: KnowledgeGraph, schema: Schema) -> SchemaNames:
     """Names for every class, predicate and (type, predicate) field of `schema`."""
     classes = sorted(schema.type_counts, key=_sort_key)
-    predicates = sorted(schema.predicates() | set(schema.predicate_counts), key=_sort_key)
+    predicates = sorted(schema.predicate_counts, key=_sort_key)
     labels = kg.labels([*classes, *predicates])
 
     def base(term: Node, fallback: str) -> str:
@@ -115,9 +115,11 @@ def name_subgraph(
         node: tuple(sorted({schema_names.types[t] for t in type_nodes.get(node, [])}))
         for node in entities
     }
+    relations = {predicate for _, predicate, _ in triples}
     fields = {
         (schema_names.box_name(kind), predicate): name
         for (kind, predicate), name in schema_names.fields.items()
+        if predicate in relations
     }
     labels = kg.labels(entities)
     blank_ids = _blank_node_ids(kg, [n for n in entities if isinstance(n, BlankNode)], entity_types)
@@ -127,7 +129,6 @@ def name_subgraph(
         else _label_or_local_name(node, labels, kg.languages)
         for node in entities
     }
-    relations = {predicate for _, predicate, _ in triples}
     return Names(
         _disambiguate(bases),
         {predicate: schema_names.relations[predicate] for predicate in relations},

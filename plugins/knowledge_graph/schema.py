@@ -38,10 +38,6 @@ class Schema:
     data_properties: dict[SubjectType, frozenset[NamedNode]]
     labelled_types: frozenset[SubjectType]
 
-    def predicates(self) -> set[NamedNode]:
-        """Every predicate some type's instances use as a field."""
-        return {p for predicates in self.predicates_by_type.values() for p in predicates}
-
 
 def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) -> Schema:
     """The schema of `triples`, given the rdf:type objects of their subjects.
