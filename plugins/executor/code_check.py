@@ -11,10 +11,11 @@ from __future__ import annotations
 import ast
 import string
 
+from plugins.executor.expression_check import ExpressionRefused, check_expression
 from plugins.executor.policy import (
     DUNDER_STRING,
     FORBIDDEN_NAMES,
-    QUERY_ESCAPE,
+    FORMAT_METHODS,
     attribute_is_closed,
     module_is_allowed,
 )
@@ -23,6 +24,7 @@ FILENAME = "<pandora-code>"
 """The file name programs are compiled under; tracebacks are matched on it."""
 
 DYNAMIC_ATTRIBUTE_BUILTINS = frozenset({"getattr", "hasattr"})
+EXPRESSION_METHODS = frozenset({"query", "eval"})
 
 
 class CodeRejected(Exception):
@@ -73,8 +75,10 @@ class _Checker(ast.NodeVisitor):
             _reject(f"the attribute {node.attr!r} is not allowed", node)
         if not isinstance(node.ctx, ast.Load) and _names_a_class(node.value):
             _reject("changing attributes of classes is not allowed (it outlives the run)", node)
-        if node.attr == "format" and not _is_string(node.value):
+        if node.attr in FORMAT_METHODS and not _is_string(node.value):
             _reject("str.format may only be called on a string literal", node)
+        if node.attr in FORMAT_METHODS and _is_string(node.value):
+            _check_format_string(node.value.value, node)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -84,20 +88,22 @@ class _Checker(ast.NodeVisitor):
             for argument in node.args:
                 self.visit(argument)
             return
-        if isinstance(func, ast.Attribute) and func.attr == "format" and _is_string(func.value):
-            _check_format_string(func.value.value, node)
-        if isinstance(func, ast.Attribute) and func.attr == "query" and node.args:
+        if isinstance(func, ast.Attribute) and func.attr in EXPRESSION_METHODS and node.args:
             expression = node.args[0]
-            if _is_string(expression) and QUERY_ESCAPE.search(expression.value):
-                _reject("query() expressions may not reach attributes of @variables", node)
+            if _is_string(expression):
+                try:
+                    check_expression(expression.value)
+                except ExpressionRefused as refused:
+                    _reject(f"{func.attr}(): {refused}", node)
         self.generic_visit(node)
 
     @staticmethod
     def _check_dynamic_attribute(node: ast.Call) -> None:
         if len(node.args) < 2 or not _is_string(node.args[1]):
             _reject(f"{node.func.id} needs a literal attribute name", node)
-        if attribute_is_closed(node.args[1].value):
-            _reject(f"the attribute {node.args[1].value!r} is not allowed", node)
+        name = node.args[1].value
+        if attribute_is_closed(name) or name in FORMAT_METHODS:
+            _reject(f"the attribute {name!r} is not allowed with {node.func.id}", node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and DUNDER_STRING.search(node.value):

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from plugins.executor.errors import SandboxViolation
-from plugins.executor.policy import PANDAS_WRITERS_ALWAYS_CLOSED, QUERY_ESCAPE
+from plugins.executor.expression_check import ExpressionRefused, check_expression
+from plugins.executor.policy import PANDAS_WRITERS_ALWAYS_CLOSED, name_is_private
 
 CLOSED_FUNCTIONS = {
     "numpy": (
@@ -43,6 +44,15 @@ CLOSED_PREFIXES = {"pandas": ("read_",), "networkx": ("read_", "write_", "genera
 
 WRITERS_WITHOUT_PATH = ("to_csv", "to_json", "to_html", "to_latex", "to_markdown", "to_xml")
 """pandas writers that return text when given no path or buffer: allowed then."""
+
+PLOTTING_METHODS = ("plot", "hist", "boxplot")
+"""Plotting imports the backend a pandas option names: closed outright."""
+
+NAME_LOOKUP_METHODS = ("agg", "aggregate", "apply", "transform", "pipe")
+"""Methods that look a function up by name when given a string."""
+
+EXPRESSION_KEYWORDS_REFUSED = ("local_dict", "global_dict", "resolvers", "level")
+"""`query` / `eval` arguments that change where `@names` resolve."""
 
 
 def close_library_doors() -> list[str]:
@@ -83,7 +93,7 @@ def _close_pandas_methods(pandas: Any) -> list[str]:
     closed: list[str] = []
     for cls in (pandas.DataFrame, pandas.Series):
         label = f"pandas.{cls.__name__}"
-        for name in PANDAS_WRITERS_ALWAYS_CLOSED:
+        for name in (*PANDAS_WRITERS_ALWAYS_CLOSED, *PLOTTING_METHODS):
             if hasattr(cls, name):
                 closed.append(_close(cls, name, f"{label}.{name}"))
         for name in WRITERS_WITHOUT_PATH:
@@ -92,9 +102,28 @@ def _close_pandas_methods(pandas: Any) -> list[str]:
                 closed.append(f"{label}.{name}(path)")
     for name in ("query", "eval"):
         method = getattr(pandas.DataFrame, name)
-        setattr(pandas.DataFrame, name, _checked_expression(method, f"pandas.DataFrame.{name}"))
-        closed.append(f"pandas.DataFrame.{name}(@module...)")
+        checked = _checked_expression(method, f"pandas.DataFrame.{name}", name == "query")
+        setattr(pandas.DataFrame, name, checked)
+        closed.append(f"pandas.DataFrame.{name}(checked expression)")
+    for cls in _name_lookup_classes(pandas):
+        for name in NAME_LOOKUP_METHODS:
+            if name in vars(cls):
+                setattr(cls, name, _public_names_only(getattr(cls, name), f"{cls.__name__}.{name}"))
+                closed.append(f"{cls.__name__}.{name}(private name)")
     return closed
+
+
+def _name_lookup_classes(pandas: Any) -> list[type]:
+    """Classes whose `agg` / `apply` / ... accept a function's name as a string."""
+    from pandas.core import groupby, resample, window
+
+    candidates = [pandas.DataFrame, pandas.Series]
+    for module in (groupby, window, resample):
+        candidates += [value for value in vars(module).values() if isinstance(value, type)]
+    classes = set()
+    for candidate in candidates:
+        classes.update(c for c in candidate.__mro__ if c.__module__.startswith("pandas"))
+    return sorted(classes, key=lambda c: (c.__module__, c.__qualname__))
 
 
 def _text_only(method: Callable[..., Any], label: str) -> Callable[..., Any]:
@@ -108,18 +137,56 @@ def _text_only(method: Callable[..., Any], label: str) -> Callable[..., Any]:
     return wrapper
 
 
-def _checked_expression(method: Callable[..., Any], label: str) -> Callable[..., Any]:
+def _checked_expression(
+    method: Callable[..., Any], label: str, called_by_programs: bool
+) -> Callable[..., Any]:
+    """`method` that checks its expression first. Programs reach `eval` only
+    through `query` (the name `eval` is closed), which passes its own scope
+    arguments; the arguments of a program's `query` call are checked too."""
+
     @functools.wraps(method)
     def wrapper(self: Any, expr: Any, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(expr, str) or QUERY_ESCAPE.search(expr):
-            raise SandboxViolation(
-                f"{label}: expressions may not reach attributes of @variables or dunders"
-            )
-        if kwargs.get("local_dict") is not None or kwargs.get("global_dict") is not None:
-            raise SandboxViolation(f"{label}: local_dict and global_dict are not allowed")
-        # one frame more between the caller and pandas: `@name` must still
-        # resolve in the program's frame
+        if not isinstance(expr, str):
+            raise SandboxViolation(f"{label}: the expression must be a string")
+        try:
+            check_expression(expr)
+        except ExpressionRefused as refused:
+            raise SandboxViolation(f"{label}: {refused}") from None
+        scoped = [name for name in EXPRESSION_KEYWORDS_REFUSED if kwargs.get(name) is not None]
+        if called_by_programs and scoped:
+            raise SandboxViolation(f"{label}: the arguments {', '.join(scoped)} are closed")
+        # this wrapper is one frame more between the program and pandas:
+        # `@name` must still resolve in the program's frame
         kwargs["level"] = kwargs.get("level", 0) + 1
         return method(self, expr, *args, **kwargs)
 
     return wrapper
+
+
+def _public_names_only(method: Callable[..., Any], label: str) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        for value in (*args[1:], *kwargs.values()):
+            name = _private_name_in(value)
+            if name is not None:
+                raise SandboxViolation(f"{label}: the private name {name!r} is not allowed")
+        return method(*args, **kwargs)
+
+    return wrapper
+
+
+def _private_name_in(value: Any, depth: int = 3) -> str | None:
+    """A private or dunder name among the strings of `value` (a name, or a
+    list, tuple or dict of names, as `agg` takes them)."""
+    if isinstance(value, str):
+        return value if name_is_private(value) else None
+    if depth == 0:
+        return None
+    if isinstance(value, dict):
+        value = [*value.keys(), *value.values()]
+    if isinstance(value, list | tuple):
+        for item in value:
+            found = _private_name_in(item, depth - 1)
+            if found is not None:
+                return found
+    return None

@@ -40,6 +40,18 @@ ALLOWED_MODULES = frozenset(
 )
 """Top-level modules a program may import (their submodules too)."""
 
+CLOSED_MODULES = (
+    "pandas.core.computation",
+    "pandas.plotting",
+    "pandas.io",
+    "numpy.lib.stride_tricks",
+    "numpy.lib._stride_tricks_impl",
+)
+"""Submodules of allowed packages that stay closed: pandas' expression engine
+(it resolves names on its own), its plotting backends (an option names a
+module to import), its readers and writers, and numpy's stride tricks (views
+that reach memory outside an array)."""
+
 FORBIDDEN_NAMES = frozenset(
     {
         "eval",
@@ -84,6 +96,9 @@ INTROSPECTION_ATTRIBUTES = frozenset(
         "func_globals",
         "mro",
         "format_map",
+        "vformat",
+        "Formatter",
+        "as_strided",
         "setflags",
         "writeable",
     }
@@ -158,10 +173,6 @@ and every private or dunder attribute."""
 DUNDER_STRING = re.compile(r"__\w+__")
 """A string constant naming a dunder (`df.agg("__class__")` looks it up)."""
 
-QUERY_ESCAPE = re.compile(r"@\s*\w+\s*[.\[(]|__")
-"""In a `DataFrame.query` expression: `@name` followed by attribute access,
-indexing or a call (`@pd.io.common.os`), and dunders."""
-
 
 def attribute_is_closed(name: str) -> bool:
     """True when generated code may not read or write attribute `name`."""
@@ -172,6 +183,23 @@ def attribute_is_closed(name: str) -> bool:
     )
 
 
+FORMAT_METHODS = frozenset({"format", "format_map", "vformat"})
+"""Methods that expand a format template: with a template built at run time,
+`{0.attr}` and `{0[key]}` fields walk attributes and items."""
+
+
 def module_is_allowed(qualified_name: str) -> bool:
-    """True when module `qualified_name` (or the package it is part of) may be imported."""
-    return qualified_name.split(".", 1)[0] in ALLOWED_MODULES
+    """True when module `qualified_name` (or the package it is part of) may be
+    imported, and it is not one of the closed submodules."""
+    if qualified_name.split(".", 1)[0] not in ALLOWED_MODULES:
+        return False
+    return not any(
+        qualified_name == closed or qualified_name.startswith(closed + ".")
+        for closed in CLOSED_MODULES
+    )
+
+
+def name_is_private(name: str) -> bool:
+    """True for private and dunder names (`_mgr`, `__class__`), which programs
+    may not pass as strings to methods that look them up (`agg`, `apply`)."""
+    return name.startswith("_")
