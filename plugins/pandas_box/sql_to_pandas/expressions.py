@@ -23,6 +23,7 @@ from plugins.pandas_box.sql_to_pandas.errors import UntranslatableSql
 from plugins.pandas_box.sql_to_pandas.scope import ValueKind
 
 NUMBER_KINDS = ("integer", "float")
+OPPOSITES = {"==": "!=", "!=": "==", ">": "<=", "<=": ">", "<": ">=", ">=": "<"}
 COMPARISONS: dict[type[exp.Expression], str] = {
     exp.EQ: "==",
     exp.NEQ: "!=",
@@ -46,6 +47,16 @@ class Expr:
     code: str
     kind: ValueKind
     scalar: bool
+    negation: str | None = None
+    """For a condition: the code that is true where it is known to be false. SQL's NOT
+    of an unknown (NULL) comparison is unknown, where pandas' `~` would make it true."""
+
+    def negated(self) -> Expr:
+        """NOT this condition, with SQL's three-valued logic."""
+        if self.negation is not None:
+            return Expr(self.negation, "bool", self.scalar, self.code)
+        code = f"(not {self.code})" if self.scalar else f"~({self.code})"
+        return Expr(code, "bool", self.scalar, self.code)
 
 
 class Context(Protocol):
@@ -153,7 +164,12 @@ class ExpressionTranslator:
             raise UntranslatableSql("a comparison with NULL (use IS NULL)", node.sql())
         left, right = coerce_pair(left, node.this, right, node.expression)
         operator = COMPARISONS[type(node)]
-        return Expr(f"{left.code} {operator} {right.code}", "bool", left.scalar and right.scalar)
+        return Expr(
+            compared(left, operator, right),
+            "bool",
+            left.scalar and right.scalar,
+            compared(left, OPPOSITES[operator], right),
+        )
 
     def _logical(self, node: exp.Expression) -> Expr:
         left, right = self.condition(node.this), self.condition(node.expression)
@@ -161,14 +177,17 @@ class ExpressionTranslator:
         if scalar:
             word = "and" if isinstance(node, exp.And) else "or"
             return Expr(f"({left.code} {word} {right.code})", "bool", True)
-        operator = "&" if isinstance(node, exp.And) else "|"
-        return Expr(f"({left.code}) {operator} ({right.code})", "bool", False)
+        operator, opposite = ("&", "|") if isinstance(node, exp.And) else ("|", "&")
+        left_not, right_not = left.negated(), right.negated()
+        return Expr(
+            f"({left.code}) {operator} ({right.code})",
+            "bool",
+            False,
+            f"({left_not.code}) {opposite} ({right_not.code})",
+        )
 
     def _not(self, node: exp.Not) -> Expr:
-        inner = self.condition(node.this)
-        if inner.scalar:
-            return Expr(f"(not {inner.code})", "bool", True)
-        return Expr(f"~({inner.code})", "bool", False)
+        return self.condition(node.this).negated()
 
     def _arithmetic(self, node: exp.Expression, operator: str) -> Expr:
         left, right = self.translate(node.this), self.translate(node.expression)
@@ -199,8 +218,8 @@ class ExpressionTranslator:
             raise UntranslatableSql("IS with a value other than NULL", node.sql())
         value = self.translate(node.this)
         if value.scalar:
-            return Expr(f"pd.isna({value.code})", "bool", True)
-        return Expr(f"{value.code}.isna()", "bool", False)
+            return Expr(f"pd.isna({value.code})", "bool", True, f"pd.notna({value.code})")
+        return Expr(f"{value.code}.isna()", "bool", False, f"{value.code}.notna()")
 
     def _like(self, node: exp.Expression) -> Expr:
         value = self.translate(node.this)
@@ -214,8 +233,9 @@ class ExpressionTranslator:
         text = value.code if value.kind == "text" else as_text(value)
         if value.scalar:
             raise UntranslatableSql("LIKE on a single value", node.sql())
-        test = like_test(text, pattern_node.name)
-        return Expr(f"~{test}" if node.args.get("negate") else test, "bool", False)
+        matches = Expr(like_test(text, pattern_node.name), "bool", False, None)
+        matches = Expr(matches.code, "bool", False, f"~{matches.code} & {value.code}.notna()")
+        return matches.negated() if node.args.get("negate") else matches
 
     def _between(self, node: exp.Between) -> Expr:
         value = self.translate(node.this)
@@ -223,7 +243,8 @@ class ExpressionTranslator:
         high = coerce_to(self.translate(node.args["high"]), node.args["high"], value.kind)
         if value.scalar:
             return Expr(f"({low.code} <= {value.code} <= {high.code})", "bool", True)
-        return Expr(f"{value.code}.between({low.code}, {high.code})", "bool", False)
+        test = f"{value.code}.between({low.code}, {high.code})"
+        return Expr(test, "bool", False, f"~{test} & {value.code}.notna()")
 
     def _in(self, node: exp.In) -> Expr:
         value = self.translate(node.this)
@@ -238,7 +259,8 @@ class ExpressionTranslator:
             members = "[" + ", ".join(item.code for item in items) + "]"
         if value.scalar:
             return Expr(f"({value.code} in list({members}))", "bool", True)
-        return Expr(f"{value.code}.isin({members})", "bool", False)
+        test = f"{value.code}.isin({members})"
+        return Expr(test, "bool", False, f"~{test} & {value.code}.notna()")
 
     def _scalar_subquery(self, node: exp.Expression) -> Expr:
         query = node.this if isinstance(node, exp.Subquery) else node
@@ -262,7 +284,10 @@ class ExpressionTranslator:
             for condition, choice in reversed(list(zip(conditions, choices, strict=True))):
                 code = f"({choice.code} if {condition.code} else {code})"
             return Expr(code, kind, True)
-        tests = ", ".join(condition.code for condition in conditions)
+        tests = ", ".join(
+            condition.code if condition.scalar else f"({condition.code}).fillna(False)"
+            for condition in conditions
+        )
         values = ", ".join(choice.code for choice in choices)
         return Expr(f"np.select([{tests}], [{values}], default={default.code})", kind, False)
 
@@ -281,11 +306,10 @@ class ExpressionTranslator:
         if isinstance(node, exp.Abs):
             return Expr(f"abs({first.code})", first.kind, first.scalar)
         if isinstance(node, exp.Round):
-            digits = arguments[1].code if len(arguments) > 1 else "0"
+            # SQLite rounds halves away from zero; pandas and Python round them to even
+            scale = f"10**{arguments[1].code}" if len(arguments) > 1 else "1"
             code = (
-                f"round({first.code}, {digits})"
-                if first.scalar
-                else f"{first.code}.round({digits})"
+                f"(np.floor(abs({first.code}) * {scale} + 0.5) / {scale} * np.sign({first.code}))"
             )
             return Expr(code, "float", first.scalar)
         if isinstance(node, exp.Coalesce):
@@ -372,6 +396,15 @@ def is_literal(node: exp.Expression) -> bool:
     if isinstance(node, exp.Literal):
         return True
     return isinstance(node, exp.Column) and node.this.quoted and not node.table
+
+
+def compared(left: Expr, operator: str, right: Expr) -> str:
+    """`left operator right`, false where a column is NULL (pandas' `!=` says true)."""
+    comparison = f"{left.code} {operator} {right.code}"
+    if operator != "!=":
+        return comparison
+    guards = [f"{side.code}.notna()" for side in (left, right) if not side.scalar]
+    return " & ".join([f"({comparison})", *guards]) if guards else comparison
 
 
 def like_test(text_code: str, pattern: str) -> str:

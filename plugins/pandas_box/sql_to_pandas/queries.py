@@ -71,9 +71,9 @@ class QueryTranslator:
         raise UntranslatableSql(construct_name(node), sql_text(node))
 
     def _select(self, node: exp.Select, target: str, outer: Scope | None) -> QueryOutput:
-        for unsupported in ("with", "windows", "distribute", "qualify"):
+        for unsupported in ("with_", "windows", "distribute", "qualify"):
             if node.args.get(unsupported):
-                raise UntranslatableSql(unsupported.upper(), sql_text(node))
+                raise UntranslatableSql(unsupported.rstrip("_").upper(), sql_text(node))
         if any(node.find_all(exp.Window)):
             raise UntranslatableSql("a window function", sql_text(node))
         distinct = node.args.get("distinct")
@@ -433,14 +433,7 @@ class QueryTranslator:
                 f"ORDER BY {', '.join(sql_text(o) for o in order.expressions)}"
                 + " (NULL is the smallest value, as in SQLite)"
             )
-            columns = keys_code([key.column for key in keys])
-            ascending = [key.ascending for key in keys]
-            direction = ascending[0] if len(ascending) == 1 else ascending
-            na_position = "first" if ascending[0] else "last"
-            self.program.line(
-                f"{target} = {target}.sort_values({columns}, ascending={direction}, "
-                f"na_position={na_position!r}, kind='stable')"
-            )
+            self.program.line(f"{target} = {target}{sort_code(keys)}")
         if hidden:
             self.program.line(f"{target} = {target}.drop(columns={hidden!r})")
         limit = node.args.get("limit")
@@ -500,6 +493,23 @@ class QueryTranslator:
         keys, _ = self._order_keys(node, items, left.columns, None)
         self._finish(node, target, keys, [])
         return QueryOutput(target, left.columns, left.kinds)
+
+
+def sort_code(keys: list[OrderKey]) -> str:
+    """`.sort_values(...)` for ORDER BY keys: NULL sorts first ascending, last descending.
+
+    pandas has one NULL position per call, so keys of mixed directions are
+    sorted one at a time, last key first (each sort is stable).
+    """
+    directions = {key.ascending for key in keys}
+    if len(directions) == 1:
+        ascending = keys[0].ascending
+        na_position = "first" if ascending else "last"
+        return (
+            f".sort_values({keys_code([key.column for key in keys])}, ascending={ascending}, "
+            f"na_position={na_position!r}, kind='stable')"
+        )
+    return "".join(sort_code([key]) for key in reversed(keys))
 
 
 def split_join_condition(
