@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "memory": ("cli.memory:memory_group", "The memory of verified demonstrations."),
     "plugins": ("cli.plugins:plugins_command", "Installed plugins, and any that failed."),
     "doctor": ("cli.doctor:doctor_command", "The sandbox layers generated code gets here."),
+    "translate": ("cli.translate:translate_command", "Translate SQL into commented pandas."),
 }
 
 
