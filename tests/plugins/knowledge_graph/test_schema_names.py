@@ -12,6 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pyoxigraph import NamedNode
 
 from plugins import Focus, Workspace, load_source
@@ -87,3 +89,54 @@ def test_relations_sharing_a_local_name_are_qualified_even_when_only_one_is_pres
     assert relations["country#name"] == "country_name"
     assert relations["country#continent"] == "continent"
     assert relations["city#ref-countrycode"] == "city_ref_countrycode"
+
+
+LOCAL_NAMES = ["name", "ref-owner", "code"]
+CLASSES = ["country", "city", "owner"]
+
+
+@st.composite
+def spider_style_graphs(draw) -> str:
+    """Turtle for a random KG of Spider4SPARQL shape: predicates sharing
+    local names (`city#name`, `country#name`), used by any class, so one
+    type's instances may have both; literal and entity objects; a few
+    untyped subjects."""
+    entity_count = draw(st.integers(3, 9))
+    lines = []
+    for index in range(entity_count):
+        kind = draw(st.sampled_from([*CLASSES, None]))
+        owner = kind or "thing"
+        subject = f"<{ONTOP}{owner}/id={index}>"
+        if kind:
+            lines.append(f"{subject} a <{ONTOP}{kind}> .")
+        for local in draw(st.lists(st.sampled_from(LOCAL_NAMES), min_size=1, max_size=4)):
+            if local.startswith("ref-"):
+                target = draw(st.integers(0, entity_count - 1))
+                obj = f"<{ONTOP}{draw(st.sampled_from([*CLASSES, 'thing']))}/id={target}>"
+            else:
+                obj = f'"{local} {draw(st.integers(0, 3))}"'
+            namespace = draw(st.sampled_from([owner, *CLASSES]))
+            lines.append(f"{subject} <{ONTOP}{namespace}#{local}> {obj} .")
+    return "\n".join(lines) + "\n"
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(turtle=spider_style_graphs(), topic=st.integers(0, 8))
+def test_every_field_keeps_its_name_at_every_hop_count(tmp_path, turtle, topic) -> None:
+    """Property: over random Spider-style graphs, a (BOX, predicate) pair has
+    one field name at 1, 2 and 3 hops, and the fields of a BOX are distinct."""
+    path = tmp_path / "random.ttl"
+    path.write_text(turtle)
+    kg = load_source(str(path)).handle
+    subjects = sorted({line.split(" ", 1)[0] for line in turtle.splitlines()})
+    focus_entity = subjects[topic % len(subjects)].strip("<>")
+    seen: dict[tuple[str, NamedNode], str] = {}
+    for hops in (1, 2, 3):
+        names = focus_subgraph(kg, Focus(entities=(focus_entity,), hops=hops)).names
+        for key, field in names.fields.items():
+            assert seen.setdefault(key, field) == field
+        for box in {box for box, _ in names.fields}:
+            fields = [field for (owner, _), field in names.fields.items() if owner == box]
+            assert len(set(fields)) == len(fields) and box not in fields
