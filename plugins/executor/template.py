@@ -63,9 +63,9 @@ class TemplateSession:
         for module in sorted(ALLOWED_MODULES):
             _import_if_present(module)
         if self.language == "sql":
-            from plugins.sql_schema.targets import workspace_sql_target
+            from plugins.sql_schema import run_query
 
-            workspace_sql_target(self.workspace)  # tables copied into SQLite once, here
+            run_query(self.workspace, "SELECT 1")  # tables copied, connections opened, here
         else:
             self.prepare_namespace(None)
         close_library_doors()

@@ -120,6 +120,19 @@ def _sqlite_value(value: Any) -> Any:
 
 SqlTarget = DatabaseTarget | TablesTarget
 
+SQLITE_MAX_COLUMNS = 2000
+"""SQLite's default SQLITE_MAX_COLUMN: a table may have at most this many columns."""
+
+
+def _check_width(location: str, name: str, frame: pd.DataFrame) -> None:
+    """Refuse, in one line, a table SQLite cannot hold (too many columns)."""
+    if len(frame.columns) > SQLITE_MAX_COLUMNS:
+        raise BadInputError(
+            f"{location}: table {name!r} has {len(frame.columns):,} columns; SQL over flat "
+            f"tables holds at most {SQLITE_MAX_COLUMNS:,} (SQLite's limit): use the pandas "
+            "representation for this table"
+        )
+
 
 def workspace_sql_target(workspace: Workspace) -> SqlTarget:
     """The place SQL over `workspace` runs; built once per workspace."""
@@ -141,6 +154,7 @@ def _build_target(workspace: Workspace) -> SqlTarget:
             for name, frame in source.handle.items():
                 if name in tables:
                     name = f"{source.name}_{name}"
+                _check_width(source.location, name, frame)
                 tables[name] = frame
         return TablesTarget(tables)
     databases = [source for source in workspace.sources if source.kind == "database"]

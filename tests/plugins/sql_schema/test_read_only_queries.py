@@ -74,8 +74,10 @@ def test_runaway_queries_stop_at_the_deadline_and_rows_are_capped(music):
         run_query(workspace, endless + "SELECT COUNT(*) FROM n", timeout_seconds=0.5)
     capped = run_query(workspace, endless + "SELECT x FROM n", max_rows=100)
     assert capped.truncated and len(capped.rows) == 100
-    with pytest.raises(QueryFailed, match="too big"):
+    with pytest.raises(QueryRefused, match="at most 1,000,000"):
         run_query(workspace, "SELECT randomblob(500000000)")
+    with pytest.raises(QueryFailed, match="too big"):  # SQLITE_LIMIT_LENGTH, built step by step
+        run_query(workspace, "SELECT replace(hex(zeroblob(600000)), '0', 'aaaa')")
     assert run_query(workspace, "SELECT 1").rows == [[1]]
 
 
