@@ -2,4 +2,4 @@
 
 from cli.main import main
 
-main()
+main(prog_name="pandora")

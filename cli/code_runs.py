@@ -1,16 +1,36 @@
-"""What `pandora run` and `pandora graph` share: reading code, reporting its execution."""
+"""What `pandora run` and `pandora graph` share: their options, reading code,
+reporting its execution."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from cli.output import EXIT_FAILED, print_json
+from cli.output import EXIT_FAILED, print_error_line, print_json, terminal_safe
 from plugins.errors import BadInputError
-from plugins.executor import ExecutionResult
+
+if TYPE_CHECKING:
+    from plugins.executor import ExecutionResult
+
+DEFAULT_MAX_ROWS = 10_000
+
+timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Seconds the code may run before it is stopped.",
+)
+max_rows_option = click.option(
+    "--max-rows",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_ROWS,
+    show_default=True,
+    help="Rows of the result kept; more are cut and reported as truncated.",
+)
 
 
 def read_code(code_path: str) -> str:
@@ -24,31 +44,67 @@ def read_code(code_path: str) -> str:
 
 
 def report_execution(
-    outcome: ExecutionResult, as_json: bool, soft_answer: list[list[str]] | None = None
+    outcome: ExecutionResult,
+    as_json: bool,
+    max_rows: int,
+    soft_answer: list[list[str]] | None = None,
 ) -> None:
-    """Print the outcome (JSON, or rows as tab-separated lines) and exit 1 if the code failed.
+    """Print the outcome and exit 1 if the code failed.
 
-    A `soft_answer` (KG2Code: stated by the code's last comment) is reported,
-    marked soft, when the code failed.
+    JSON: columns, result rows of JSON values, truncated, total_rows, error,
+    stdout, elapsed_ms. Text: the program's printed output on stderr, then
+    a header line and tab-separated rows on stdout, and a note on stderr when
+    rows were cut. A `soft_answer` (KG2Code: stated by the code's last
+    comment) is reported, marked soft, when the code failed.
     """
     if as_json:
         payload: dict[str, Any] = {
+            "columns": outcome.columns,
             "result": outcome.result,
+            "truncated": outcome.truncated,
+            "total_rows": outcome.total_rows,
             "error": outcome.error.model_dump() if outcome.error else None,
             "stdout": outcome.stdout,
             "elapsed_ms": outcome.elapsed_ms,
-            "truncated": outcome.truncated,
         }
         if soft_answer is not None:
             payload.update({"soft_answer": soft_answer, "soft": True})
         print_json(payload)
     else:
-        click.echo(outcome.stdout, nl=False, err=True)
-        for row in outcome.result or soft_answer or []:
-            click.echo("\t".join(row))
+        print_text(outcome, max_rows, soft_answer)
     if outcome.error:
         line = f" (line {outcome.error.line})" if outcome.error.line else ""
-        click.echo(f"pandora: {outcome.error.type}{line}: {outcome.error.message}", err=True)
+        print_error_line(outcome.error.type, f"{outcome.error.message}{line}")
         if soft_answer is not None:
             click.echo("pandora: the rows shown are the soft answer of its last comment", err=True)
         sys.exit(EXIT_FAILED)
+
+
+def print_text(
+    outcome: ExecutionResult, max_rows: int, soft_answer: list[list[str]] | None
+) -> None:
+    """The program's output on stderr, the result as a header and tab-separated rows."""
+    from plugins.executor.results import render_value
+
+    click.echo(terminal_safe(outcome.stdout), nl=False, err=True)
+    if outcome.result is not None:
+        rows = [[render_value(value) for value in row] for row in outcome.result]
+        if outcome.columns:
+            click.echo(tab_separated(outcome.columns))
+    else:
+        rows = soft_answer or []
+    for row in rows:
+        click.echo(tab_separated(row))
+    if outcome.truncated:
+        if outcome.total_rows is not None and outcome.total_rows > len(rows):
+            note = f"the first {len(rows)} of {outcome.total_rows} rows (--max-rows {max_rows})"
+        else:
+            note = "cells cut at the executor's size caps"
+        click.echo(f"pandora: the result is truncated: {note}", err=True)
+
+
+def tab_separated(cells: list[str]) -> str:
+    """One line of cells; a tab or newline inside a cell is shown escaped, so
+    that it can neither split a cell nor start a row."""
+    escaped = (cell.replace("\t", "\\t").replace("\n", "\\n") for cell in cells)
+    return terminal_safe("\t".join(escaped))

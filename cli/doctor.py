@@ -30,7 +30,7 @@ def doctor_command(as_json: bool) -> None:
         outcome = execute("result = probe['x'] + 1", Workspace.of([load_source(str(table))]))
     diagnostics = executor_diagnostics()
     broken = [{"name": b.name, "error": b.error} for b in get_registry().broken]
-    worker_ran = outcome.error is None and outcome.result == [["42"]]
+    worker_ran = outcome.error is None and outcome.result == [[42]]
     payload = {
         "python": platform.python_version(),
         "platform": platform.platform(),

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import click
 
-from cli.code_runs import read_code, report_execution
+from cli.code_runs import max_rows_option, read_code, report_execution, timeout_option
 from cli.output import json_option, reports_errors
-from cli.sources import open_workspace, source_options
+from cli.sources import focus_of, focus_options, open_workspace, source_options
 from plugins import Focus
 from plugins.executor import execute
 from plugins.networkx_kg import parse_soft_answer, workspace_subgraphs
@@ -21,10 +21,9 @@ from plugins.networkx_kg import parse_soft_answer, workspace_subgraphs
 @click.command("graph")
 @click.argument("src")
 @click.option("--code", "code_path", required=True, help="File with the code, or - for stdin.")
-@click.option("--entities", multiple=True, help="Topic entity: IRI, local name or label (repeat).")
-@click.option("--hops", type=int, default=2, show_default=True, help="Subgraph radius.")
-@click.option("--question", help="The question (finds the topic entities without --entities).")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds.")
+@focus_options
+@timeout_option
+@max_rows_option
 @source_options
 @json_option
 @reports_errors
@@ -32,9 +31,10 @@ def graph_command(
     src: str,
     code_path: str,
     entities: tuple[str, ...],
-    hops: int,
     question: str | None,
+    hops: int,
     timeout: float,
+    max_rows: int,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -43,8 +43,10 @@ def graph_command(
     """Run NetworkX code on the subgraph of SRC around the topic entities."""
     code = read_code(code_path)
     workspace = open_workspace((src,), plugin, source_name, kg)
-    focus = Focus(question=question, entities=entities, hops=hops)
-    workspace_subgraphs(workspace, focus)  # bad entities or hops: exit 2 before running
-    outcome = execute(code, workspace, "networkx", focus=focus, timeout_seconds=timeout)
+    focus = focus_of(entities, question, hops) or Focus(hops=hops)
+    workspace_subgraphs(workspace, focus)  # no focus, bad entities or hops: exit 2 before running
+    outcome = execute(
+        code, workspace, "networkx", focus=focus, timeout_seconds=timeout, max_rows=max_rows
+    )
     soft_answer = parse_soft_answer(code) if outcome.error else None
-    report_execution(outcome, as_json, soft_answer)
+    report_execution(outcome, as_json, max_rows, soft_answer)

@@ -1,25 +1,35 @@
-"""`pandora inspect`: the BOXes of a source, and the schema text the LLM will see."""
+"""`pandora inspect`: the BOXes of sources, and the schema text the LLM will see.
+
+A knowledge graph shows BOXes only for a focus (its topic entities, or a
+question to find them in); without one it is shown as an overview: its types
+with their counts and a few entities of each, the names `--entities` takes.
+"""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from cli.output import json_option, print_json, reports_errors
-from cli.sources import open_source, source_options
-from plugins import Focus, Workspace, get_registry
-from plugins.descriptions import describe_source
+from cli.output import json_option, print_json, reports_errors, terminal_safe
+from cli.sources import focus_of, focus_options, open_workspace, source_options
+from plugins import Source, Workspace, get_registry
+from plugins.descriptions import describe_workspace, summarise_source
 from plugins.errors import BadInputError
 from plugins.pandas_box import workspace_boxes
 
-MAX_HOPS = 4
+if TYPE_CHECKING:
+    from plugins.knowledge_graph.overview import KnowledgeGraphOverview
+
+EXAMPLES_PER_TYPE = 3
 
 
 @click.command("inspect")
-@click.argument("src")
-@click.option("--values", type=click.IntRange(min=0), default=0, help="Show the first N rows.")
-@click.option("--entities", multiple=True, help="KG topic entity (repeat for several).")
-@click.option("--hops", type=int, default=2, show_default=True, help="KG subgraph radius.")
-@click.option("--question", help="KG: find the topic entities of this question.")
+@click.argument("srcs", nargs=-1, required=True, metavar="SRC [SRC...]")
+@click.option(
+    "--values", type=click.IntRange(min=0), default=0, help="Show the first N rows of every BOX."
+)
+@focus_options
 @click.option(
     "--representation",
     default="pandas",
@@ -30,33 +40,64 @@ MAX_HOPS = 4
 @json_option
 @reports_errors
 def inspect_command(
-    src: str,
+    srcs: tuple[str, ...],
     values: int,
     entities: tuple[str, ...],
-    hops: int,
     question: str | None,
+    hops: int,
     representation: str,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
     as_json: bool,
 ) -> None:
-    """Show the BOXes of SRC (a file or URL) and the schema the LLM sees."""
-    if not 0 <= hops <= MAX_HOPS:
-        raise BadInputError(f"--hops {hops}: choose between 0 and {MAX_HOPS}")
-    source = open_source(src, plugin, source_name, kg)
-    workspace = Workspace.of([source])
-    focus = Focus(question=question, entities=entities, hops=hops)
-    boxes = workspace_boxes(workspace, focus)
+    """Show the BOXes of SRC... (files or URLs) and the schema the LLM sees."""
+    workspace = open_workspace(srcs, plugin, source_name, kg)
     chosen = get_registry().representation(representation)
-    if source.kind not in chosen.kinds:
-        shown = ", ".join(chosen.kinds)
-        raise BadInputError(
-            f"{src}: the {representation} representation shows {shown}, not {source.kind}"
-        )
-    schema = chosen.render_schema(workspace, focus, values)
-    description = describe_source(source, boxes, values)
+    for source in workspace.sources:
+        if source.kind not in chosen.kinds:
+            shown = ", ".join(chosen.kinds)
+            raise BadInputError(
+                f"{source.location}: the {representation} representation shows {shown}, "
+                f"not {source.kind}"
+            )
+    focus = focus_of(entities, question, hops)
+    unfocused = [s for s in workspace.sources if s.kind == "kg" and focus is None]
+    shown_sources = Workspace.of(s for s in workspace.sources if s not in unfocused)
+    boxes = workspace_boxes(shown_sources, focus)
+    schema = chosen.render_schema(shown_sources, focus, values) if shown_sources.sources else ""
+    overviews = [knowledge_graph_overview(source) for source in unfocused]
     if as_json:
-        print_json({**description.model_dump(), "representation": representation, "schema": schema})
+        payload: dict[str, Any] = describe_workspace(workspace.sources, boxes, values).model_dump()
+        if len(workspace.sources) == 1:
+            payload["source"] = summarise_source(workspace.sources[0]).model_dump()
+        payload["representation"] = representation
+        payload["schema"] = schema
+        payload["knowledge_graphs"] = [overview.model_dump() for overview in overviews]
+        print_json(payload)
         return
-    click.echo(schema)
+    texts = [schema] if schema else []
+    texts += [overview_text(overview) for overview in overviews]
+    click.echo(terminal_safe("\n\n".join(texts)))
+
+
+def knowledge_graph_overview(source: Source) -> KnowledgeGraphOverview:
+    """The types, counts and example entities of a KG asked about without a focus."""
+    from plugins.knowledge_graph.overview import describe_knowledge_graph
+
+    return describe_knowledge_graph(source, examples_per_type=EXAMPLES_PER_TYPE)
+
+
+def overview_text(overview: KnowledgeGraphOverview) -> str:
+    """The overview as comment lines, like the schema text it may follow."""
+    lines = [
+        f"# {overview.source}: a knowledge graph of {overview.triples} triples "
+        f"({overview.location})",
+        "# types (BOX names), instances and a few entities:",
+    ]
+    for kind in overview.types:
+        lines.append(f"#   {kind.name} ({kind.count}): {', '.join(kind.examples)}")
+    predicates = ", ".join(f"{p.name} ({p.count})" for p in overview.predicates)
+    lines.append(f"# relations: {predicates}")
+    lines.append("# pass --entities or --question to see the BOXes of the subgraph around them")
+    return "\n".join(lines)

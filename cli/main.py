@@ -7,8 +7,13 @@ pandas, chromadb or langgraph. A new command is one line in `COMMANDS`.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence
+from typing import Any
 
 import click
+from click.exceptions import NoArgsIsHelpError
+
+from cli.output import CommandLineError
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "inspect": ("cli.inspect:inspect_command", "Show the BOXes, DDL or KG schema the LLM sees."),
@@ -19,11 +24,45 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("cli.plugins:plugins_command", "Installed plugins, and any that failed."),
     "doctor": ("cli.doctor:doctor_command", "The sandbox layers generated code gets here."),
     "translate": ("cli.translate:translate_command", "Translate SQL into commented pandas."),
+    "serve": ("cli.serve:serve_command", "Serve the sources to assistants and IDEs over MCP."),
 }
 
 
+ARGUMENTS_KEY = "pandora.arguments"
+
+
 class LazyGroup(click.Group):
-    """A group whose subcommands are imported on first use, by name."""
+    """A group whose subcommands are imported on first use, by name.
+
+    It also reports usage errors (its own and its commands') the way every
+    other error is reported: `CommandLineError`, which honours --json.
+    """
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        """Parse the group's arguments, remembering them to tell whether --json was asked."""
+        try:
+            context = super().make_context(info_name, args, parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except click.ClickException as error:
+            raise CommandLineError(error, wants_json(args)) from None
+        context.meta[ARGUMENTS_KEY] = list(args)
+        return context
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the chosen command; its usage errors become `CommandLineError`."""
+        try:
+            return super().invoke(ctx)
+        except (NoArgsIsHelpError, CommandLineError):
+            raise
+        except click.UsageError as error:
+            raise CommandLineError(error, wants_json(ctx.meta[ARGUMENTS_KEY])) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, without importing any command."""
@@ -47,3 +86,9 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="pandora-skr")
 def main() -> None:
     """Ask questions of tables, databases and knowledge graphs with code an LLM writes."""
+
+
+def wants_json(arguments: Sequence[str]) -> bool:
+    """Whether the command line asks for JSON output (before any `--` separator)."""
+    options = arguments[: arguments.index("--")] if "--" in arguments else arguments
+    return "--json" in options

@@ -1,21 +1,25 @@
 """How every command reports: one JSON object with --json, text otherwise.
 
 Exit codes (DESIGN.md): 0 success, 1 the work ran and failed, 2 bad usage or
-bad input. Messages for people go to stderr on one line; with --json, stdout
-carries exactly one JSON object whatever happens.
+bad input. Messages for people go to stderr on one line, always in the form
+`pandora: <Type>: message`; with --json, stdout carries exactly one JSON
+object whatever happens.
+
+Text meant for a terminal goes through `terminal_safe`: data and messages may
+come from untrusted files or programs, and a raw escape sequence could clear
+the screen, set the clipboard (OSC 52) or forge a line of Pandora's own.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
-from pydantic import BaseModel
-from rich.console import Console
 
 from plugins.errors import BadInputError, PandoraError
 
@@ -23,27 +27,73 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 
-stderr_console = Console(stderr=True)
+BAD_INPUT = "BadInput"
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+# C0 controls but tab and newline, DEL, C1 controls (8-bit CSI, OSC...), and the
+# bidirectional overrides and isolates that reorder how a line reads.
+UNSAFE_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout."
 )
 
 
+def terminal_safe(text: str) -> str:
+    """`text` with every control character but tab and newline written as an escape
+    (`\\x1b`, `\\u202e`), so that printing it cannot drive the terminal."""
+    return UNSAFE_CHARACTERS.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """`text` on one terminal-safe line: every run of whitespace becomes one space."""
+    return terminal_safe(" ".join(str(text).split()))
+
+
+def error_line(error_type: str, message: str) -> str:
+    """The one stderr line of an error: `pandora: <Type>: message`.
+
+    Both parts are flattened to one line, so neither a program's exception
+    type nor its message can start a second `pandora:` line.
+    """
+    return f"pandora: {one_line(error_type) or 'Error'}: {one_line(message)}"
+
+
+def print_error_line(error_type: str, message: str) -> None:
+    """Write the one line of an error on stderr."""
+    click.echo(error_line(error_type, message), err=True)
+
+
+def print_warning(message: str) -> None:
+    """Write a one-line warning on stderr: `pandora: warning: message`."""
+    click.echo(f"pandora: warning: {one_line(message)}", err=True)
+
+
 def print_json(payload: BaseModel | dict[str, Any]) -> None:
     """Write `payload` as one JSON object on stdout."""
-    if isinstance(payload, BaseModel):
+    if not isinstance(payload, dict):
         click.echo(payload.model_dump_json())
     else:
         click.echo(json.dumps(payload, ensure_ascii=False, default=str))
 
 
+def error_payload(error_type: str, message: str) -> dict[str, Any]:
+    """The JSON object of a command that failed before producing anything."""
+    return {"error": {"type": error_type, "message": " ".join(message.split())}}
+
+
 def fail(message: str, as_json: bool, exit_code: int, error_type: str) -> NoReturn:
     """Report `message` (one line on stderr; a JSON error object with --json) and exit."""
-    one_line = " ".join(message.split())
     if as_json:
-        print_json({"error": {"type": error_type, "message": one_line}})
-    click.echo(f"pandora: error: {one_line}", err=True)
+        print_json(error_payload(error_type, message))
+    print_error_line(error_type, message)
     sys.exit(exit_code)
 
 
@@ -51,6 +101,8 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     """Turn Pandora's errors raised by `command` into the CLI's exit codes.
 
     The wrapped command must take the `as_json` keyword (from `json_option`).
+    An unexpected exception is a bug: with --json its JSON error object is
+    still printed, then the traceback follows on stderr.
     """
 
     @functools.wraps(command)
@@ -59,8 +111,31 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(*args, **kwargs)
         except BadInputError as error:
-            fail(str(error), as_json, EXIT_BAD_INPUT, "BadInput")
+            fail(str(error), as_json, EXIT_BAD_INPUT, BAD_INPUT)
         except PandoraError as error:
             fail(str(error), as_json, EXIT_FAILED, type(error).__name__)
+        except Exception as error:
+            if as_json:
+                print_json(error_payload(type(error).__name__, str(error)))
+            raise
 
     return wrapper
+
+
+class CommandLineError(click.ClickException):
+    """A usage error (unknown option, missing argument...) reported like every
+    other error: one line on stderr, one JSON object with --json, exit code 2."""
+
+    def __init__(self, error: click.ClickException, as_json: bool):
+        super().__init__(error.format_message())
+        self.exit_code = error.exit_code
+        self.as_json = as_json
+        context = getattr(error, "ctx", None)
+        self.help_hint = f" (see {context.command_path} --help)" if context else ""
+
+    def show(self, file: Any = None) -> None:
+        """Print the JSON object (with --json) and the one stderr line."""
+        message = self.format_message() + self.help_hint
+        if self.as_json:
+            print_json(error_payload("UsageError", message))
+        print_error_line("UsageError", message)

@@ -4,30 +4,44 @@ from __future__ import annotations
 
 import click
 
-from cli.code_runs import read_code, report_execution
+from cli.code_runs import max_rows_option, read_code, report_execution, timeout_option
 from cli.output import json_option, reports_errors
-from cli.sources import open_workspace, source_options
+from cli.sources import check_focus, focus_of, focus_options, open_workspace, source_options
 from plugins.executor import execute
 
 
 @click.command("run")
 @click.argument("srcs", nargs=-1, required=True, metavar="SRC [SRC...]")
 @click.option("--code", "code_path", required=True, help="File with the code, or - for stdin.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds.")
+@focus_options
+@timeout_option
+@max_rows_option
 @source_options
 @json_option
 @reports_errors
 def run_command(
     srcs: tuple[str, ...],
     code_path: str,
+    entities: tuple[str, ...],
+    question: str | None,
+    hops: int,
     timeout: float,
+    max_rows: int,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
     as_json: bool,
 ) -> None:
-    """Run pandas code on the BOXes of SRC...; the code must assign `result`."""
+    """Run pandas code on the BOXes of SRC...; the code must assign `result`.
+
+    A knowledge graph has BOXes for the subgraph around its topic entities:
+    name them with --entities, or give the --question to find them in.
+    """
     code = read_code(code_path)
     workspace = open_workspace(srcs, plugin, source_name, kg)
-    outcome = execute(code, workspace, "pandas", timeout_seconds=timeout)
-    report_execution(outcome, as_json)
+    focus = focus_of(entities, question, hops)
+    check_focus(workspace, focus)
+    outcome = execute(
+        code, workspace, "pandas", focus=focus, timeout_seconds=timeout, max_rows=max_rows
+    )
+    report_execution(outcome, as_json, max_rows)

@@ -3,29 +3,47 @@
 from __future__ import annotations
 
 import sys
+from typing import Any, NoReturn
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from cli.output import EXIT_FAILED, json_option, print_json, reports_errors
-from cli.sources import open_source, source_options
-from plugins import Workspace
+from cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    json_option,
+    print_error_line,
+    print_json,
+    reports_errors,
+    terminal_safe,
+)
+from cli.sources import open_workspace, source_options
 from plugins.descriptions import json_value
 from plugins.sql_schema import QueryFailed, QueryRefused, run_query
 from plugins.sql_schema.query import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_SECONDS
 
 
 @click.command("sql")
-@click.argument("src")
+@click.argument("srcs", nargs=-1, required=True, metavar="SRC [SRC...]")
 @click.argument("query")
-@click.option("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS, show_default=True)
-@click.option("--max-rows", type=click.IntRange(min=1), default=DEFAULT_MAX_ROWS, show_default=True)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=DEFAULT_TIMEOUT_SECONDS,
+    show_default=True,
+    help="Seconds the query may run before it is stopped.",
+)
+@click.option(
+    "--max-rows",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_ROWS,
+    show_default=True,
+    help="Rows kept; more are cut and reported as truncated.",
+)
 @source_options
 @json_option
 @reports_errors
 def sql_command(
-    src: str,
+    srcs: tuple[str, ...],
     query: str,
     timeout: float,
     max_rows: int,
@@ -34,25 +52,62 @@ def sql_command(
     kg: bool,
     as_json: bool,
 ) -> None:
-    """Run one read-only QUERY on SRC; anything that writes is refused."""
-    workspace = Workspace.of([open_source(src, plugin, source_name, kg)])
+    """Run one read-only QUERY on SRC... (one database, or flat tables together).
+
+    Anything that writes is refused, and nothing is run.
+    """
+    workspace = open_workspace(srcs, plugin, source_name, kg)
     try:
-        result = run_query(workspace, query, timeout, max_rows)
-    except (QueryRefused, QueryFailed) as error:
-        kind = "Refused" if isinstance(error, QueryRefused) else "QueryFailed"
-        if as_json:
-            print_json({"columns": [], "rows": [], "error": {"type": kind, "message": str(error)}})
-        click.echo(f"pandora: {kind.lower()}: {error}", err=True)
-        sys.exit(EXIT_FAILED)
+        result = run_query(workspace, query, timeout_seconds=timeout, max_rows=max_rows)
+    except QueryRefused as error:
+        report_failure("Refused", explain_refusal(error), as_json, EXIT_BAD_INPUT)
+    except QueryFailed as error:
+        report_failure("QueryFailed", str(error), as_json, EXIT_FAILED)
     rows = [[json_value(value) for value in row] for row in result.rows]
     if as_json:
         print_json(
-            {"columns": result.columns, "rows": rows, "error": None, "truncated": result.truncated}
+            {"columns": result.columns, "rows": rows, "truncated": result.truncated, "error": None}
         )
         return
-    table = Table(*result.columns)
-    for row in rows:
-        table.add_row(*("NULL" if value is None else str(value) for value in row))
-    Console().print(table)
+    print_table(result.columns, rows)
     if result.truncated:
         click.echo(f"pandora: only the first {max_rows} rows are shown (--max-rows)", err=True)
+
+
+def report_failure(error_type: str, message: str, as_json: bool, exit_code: int) -> NoReturn:
+    """Report a query that was refused or failed (with --json, in the result's shape) and exit."""
+    if as_json:
+        error = {"type": error_type, "message": " ".join(message.split())}
+        print_json({"columns": [], "rows": [], "truncated": False, "error": error})
+    print_error_line(error_type, message)
+    sys.exit(exit_code)
+
+
+def explain_refusal(error: QueryRefused) -> str:
+    """Why the query was refused, a syntax error told in SQL terms (where and near
+    what) instead of the parser's internal class names."""
+    import sqlglot
+
+    cause = error.__context__
+    if isinstance(cause, sqlglot.errors.ParseError) and cause.errors:
+        where = cause.errors[0]
+        return (
+            f"the query is not valid SQL: syntax error near {where['highlight']!r} "
+            f"(line {where['line']}, column {where['col']})"
+        )
+    if isinstance(cause, sqlglot.errors.TokenError):
+        return "the query is not valid SQL: a quote or bracket is never closed"
+    return str(error)
+
+
+def print_table(columns: list[str], rows: list[list[Any]]) -> None:
+    """The rows as a table on stdout; names and values are shown as they are,
+    never read as rich markup, with control characters escaped."""
+    from rich.console import Console
+    from rich.table import Column, Table
+    from rich.text import Text
+
+    table = Table(*(Column(header=Text(terminal_safe(name))) for name in columns))
+    for row in rows:
+        table.add_row(*(Text("NULL" if v is None else terminal_safe(str(v))) for v in row))
+    Console().print(table)

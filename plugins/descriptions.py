@@ -28,9 +28,11 @@ class ForeignKeyDescription(BaseModel):
 
 
 class BoxDescription(BaseModel):
-    """A BOX: its name, exact row count, fields, keys, and first rows on request."""
+    """A BOX: its name, the source it comes from, exact row count, fields, keys,
+    and first rows on request."""
 
     name: str
+    origin: str
     rows: int
     fields: list[FieldDescription]
     foreign_keys: list[ForeignKeyDescription]
@@ -46,9 +48,17 @@ class SourceSummary(BaseModel):
 
 
 class SourceDescription(BaseModel):
-    """A source and its BOXes, as `pandora inspect --json` prints them."""
+    """A source and its BOXes."""
 
     source: SourceSummary
+    boxes: list[BoxDescription]
+
+
+class WorkspaceDescription(BaseModel):
+    """Several sources and their BOXes (names unique across them), as
+    `pandora inspect --json` prints them."""
+
+    sources: list[SourceSummary]
     boxes: list[BoxDescription]
 
 
@@ -56,6 +66,7 @@ def describe_box(box: Box, values: int = 0) -> BoxDescription:
     """The description of one BOX, with its first `values` rows when asked."""
     return BoxDescription(
         name=box.name,
+        origin=box.origin,
         rows=len(box.frame),
         fields=[FieldDescription(name=f.name, dtype=f.dtype) for f in box.fields],
         foreign_keys=[
@@ -69,9 +80,23 @@ def describe_box(box: Box, values: int = 0) -> BoxDescription:
 def describe_source(source: Source, boxes: list[Box], values: int = 0) -> SourceDescription:
     """The description of a source and its BOXes."""
     return SourceDescription(
-        source=SourceSummary(name=source.name, kind=source.kind, plugin=source.plugin),
+        source=summarise_source(source), boxes=[describe_box(box, values) for box in boxes]
+    )
+
+
+def describe_workspace(
+    sources: list[Source], boxes: list[Box], values: int = 0
+) -> WorkspaceDescription:
+    """The description of several sources and their BOXes."""
+    return WorkspaceDescription(
+        sources=[summarise_source(source) for source in sources],
         boxes=[describe_box(box, values) for box in boxes],
     )
+
+
+def summarise_source(source: Source) -> SourceSummary:
+    """Which source, of which kind, opened by which loader."""
+    return SourceSummary(name=source.name, kind=source.kind, plugin=source.plugin)
 
 
 def first_rows(frame: pd.DataFrame, count: int) -> list[list[Any]]:

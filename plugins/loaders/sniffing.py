@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import codecs
+import re
 from pathlib import Path
-
-from charset_normalizer import from_path
 
 from plugins.errors import BadInputError
 
@@ -41,9 +40,38 @@ def bom_encoding(head: bytes) -> str | None:
     return None
 
 
+WESTERN_SINGLE_BYTE = "cp1252"
+"""Windows-1252: Latin-1 plus curly quotes and the euro sign, the legacy encoding
+most non-UTF-8 tables are written in."""
+NON_ASCII_RUN = re.compile(rb"[\x80-\xff]+")
+
+
 def detect_encoding(path: Path) -> str:
-    """The most likely text encoding of a file that is not valid UTF-8."""
-    best = from_path(path).best()
+    """The most likely text encoding of a file that is not valid UTF-8: always a guess.
+
+    Statistical detection needs many non-ASCII bytes; on a small file it may
+    read `S\xe3o` (Latin-1 `São`) as Chinese. Text whose non-ASCII bytes stand
+    alone between ASCII ones (`S?o Paulo`, `Z?rich`) is a single-byte encoding,
+    read as Windows-1252 when it decodes cleanly; anything else (Cyrillic and
+    CJK text come in runs) is left to charset_normalizer.
+    """
+    data = path.read_bytes()
+    if has_lone_non_ascii_bytes(data):
+        try:
+            data.decode(WESTERN_SINGLE_BYTE)
+            return WESTERN_SINGLE_BYTE
+        except UnicodeDecodeError:
+            pass
+    from charset_normalizer import from_bytes  # only files that are not UTF-8 pay for it
+
+    best = from_bytes(data).best()
     if best is None:
         raise BadInputError(f"{path}: text encoding not recognised; save the file as UTF-8")
     return best.encoding
+
+
+def has_lone_non_ascii_bytes(data: bytes) -> bool:
+    """Whether the non-ASCII bytes of `data` come alone or in pairs between ASCII
+    ones, mostly alone: the mark of accented letters in a single-byte encoding."""
+    runs = [len(run) for run in NON_ASCII_RUN.findall(data)]
+    return bool(runs) and max(runs) <= 2 and runs.count(1) * 2 >= len(runs)

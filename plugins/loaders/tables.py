@@ -78,7 +78,17 @@ def read_delimited(path: Path) -> dict[str, pd.DataFrame]:
     try:
         return {path.stem: _read_csv(path, head, encoding)}
     except UnicodeDecodeError:
-        return {path.stem: _read_csv(path, head, detect_encoding(path))}
+        return {path.stem: _read_csv(path, head, guessed_encoding(path))}
+
+
+def guessed_encoding(path: Path) -> str:
+    """The encoding of a file that is not UTF-8, with a warning: it is a guess."""
+    encoding = detect_encoding(path)
+    _warn(
+        f"{path}: not UTF-8; read as {encoding}, a guess from its bytes "
+        "(if letters look wrong, save the file as UTF-8)"
+    )
+    return encoding
 
 
 def _read_csv(path: Path, head: bytes, encoding: str) -> pd.DataFrame:
@@ -144,7 +154,7 @@ def read_json_records(path: Path) -> dict[str, pd.DataFrame]:
     try:
         text = raw.decode(bom_encoding(raw) or "utf-8")
     except UnicodeDecodeError:
-        text = raw.decode(detect_encoding(path))
+        text = raw.decode(guessed_encoding(path))
     if path.suffix.lower() == ".jsonl":
         records = []
         for number, line in enumerate(text.splitlines(), start=1):

@@ -70,7 +70,7 @@ def test_sql_matches_sqlite3_and_refuses_writes(pandora, examples, tmp_path):
     }
     before = database.read_bytes()
     refused = pandora("sql", str(database), "DROP TABLE album", "--json")
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2  # bad input: nothing ran
     assert refused.json["error"]["type"] == "Refused" and refused.json["rows"] == []
     assert database.read_bytes() == before
     failed = pandora("sql", str(database), "SELECT nope FROM album", "--json")

@@ -60,6 +60,33 @@ def test_bom_and_latin1_encodings(tmp_path):
     assert frame["city"].iloc[0] == "Málaga"
 
 
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("city,country\nSão Paulo,Brasil\n", "latin-1"),  # one byte to go by
+        ("Stadt,Land\nZürich,Schweiz\nGröße,Köln\n", "cp1252"),
+        ("город,страна\nМосква,Россия\n", "cp1251"),
+        ("都市,国\n東京,日本\n", "shift_jis"),
+    ],
+)
+def test_a_small_file_that_is_not_utf8_decodes_right_with_a_warning(
+    tmp_path, capsys, text, encoding
+):
+    path = write(tmp_path / "towns.csv", text, encoding)
+    frame = load_source(str(path)).handle["towns"]
+    header, *rows = text.splitlines()
+    assert list(frame.columns) == header.split(",")
+    assert frame.values.tolist() == [row.split(",") for row in rows]
+    warning = capsys.readouterr().err
+    assert warning.startswith(f"pandora: warning: {path}: not UTF-8; read as ")
+    assert "save the file as UTF-8" in warning and len(warning.splitlines()) == 1
+
+
+def test_a_utf8_file_gets_no_encoding_warning(tmp_path, capsys):
+    load_source(str(write(tmp_path / "towns.csv", "city\nSão Paulo\n")))
+    assert capsys.readouterr().err == ""
+
+
 def test_keyword_space_and_unicode_column_names_are_kept(tmp_path):
     path = write(tmp_path / "2019 sales-report.csv", "class,unit price,größe\nx,1.5,3\n")
     source = load_source(str(path))
