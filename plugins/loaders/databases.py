@@ -11,17 +11,16 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
-
-import sqlalchemy
-from sqlalchemy.engine import Engine, make_url
 
 from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
-from plugins.loaders.database_schema import Database, read_database_schema
 from plugins.model import Source
 from plugins.names import make_identifier
-from plugins.sql_schema.guarded_connections import DUCKDB_READ_ONLY_CONFIG
+
+if TYPE_CHECKING:  # SQLAlchemy is imported when a database is opened: start-up speed
+    from sqlalchemy.engine import Engine
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 DUCKDB_MAGIC_OFFSET = 8
@@ -29,12 +28,14 @@ DUCKDB_MAGIC = b"DUCK"
 CONNECT_TIMEOUT_SECONDS = 5
 
 
-OpenedDatabase = tuple[Engine, str | None]
+OpenedDatabase = tuple["Engine", str | None]
 """An engine, and the database file when there is one."""
 
 
 def open_sqlite_file(path: Path) -> OpenedDatabase:
     """A read-only engine on a SQLite file whose header has been checked."""
+    import sqlalchemy
+
     with path.open("rb") as handle:
         header = handle.read(len(SQLITE_MAGIC))
     if header != SQLITE_MAGIC:
@@ -49,6 +50,10 @@ def open_sqlite_file(path: Path) -> OpenedDatabase:
 
 def open_duckdb_file(path: Path) -> OpenedDatabase:
     """A read-only engine on a DuckDB file whose header has been checked."""
+    import sqlalchemy
+
+    from plugins.sql_schema.guarded_connections import DUCKDB_READ_ONLY_CONFIG
+
     with path.open("rb") as handle:
         handle.seek(DUCKDB_MAGIC_OFFSET)
         if handle.read(len(DUCKDB_MAGIC)) != DUCKDB_MAGIC:
@@ -62,6 +67,9 @@ def open_duckdb_file(path: Path) -> OpenedDatabase:
 
 def open_url(url: str) -> OpenedDatabase:
     """An engine for a SQLAlchemy URL; SQLite and DuckDB URLs open read-only."""
+    import sqlalchemy
+    from sqlalchemy.engine import make_url
+
     try:
         parsed = make_url(url)
     except sqlalchemy.exc.ArgumentError as error:
@@ -87,6 +95,9 @@ def _existing_file(url: str, database: str) -> Path:
 
 def redact(url: str) -> str:
     """`url` with its password hidden, for messages."""
+    import sqlalchemy
+    from sqlalchemy.engine import make_url
+
     try:
         return make_url(url).render_as_string(hide_password=True)
     except sqlalchemy.exc.ArgumentError:
@@ -105,14 +116,18 @@ class DatabaseLoader:
 
     def load(self, location: str, name: str | None) -> Source:
         """Open `location` read-only and read its tables, keys and types."""
+        from plugins.loaders.database_schema import read_database_schema
+
         engine, file_path = self.open_engine(location)
-        database: Database = read_database_schema(engine, redact(location), file_path)
+        database = read_database_schema(engine, redact(location), file_path)
         default_name = Path(location).stem if "://" not in location else _url_name(location)
         source_name = make_identifier(name or default_name, fallback="database")
         return Source(source_name, "database", self.name, location, database)
 
 
 def _url_name(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
     database = make_url(url).database or make_url(url).get_backend_name()
     return Path(database).stem
 

@@ -10,18 +10,18 @@ in its last comment line is the soft answer (`parse_soft_answer`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
-from plugins.knowledge_graph.subgraph import Subgraph, focus_subgraph
 from plugins.model import Focus
-from plugins.networkx_kg.graph_code import GraphElements, build_graph, graph_code, graph_elements
 from plugins.networkx_kg.prompts import KG2CODE_GUIDANCE, KG2CODE_TEMPLATE
 from plugins.networkx_kg.soft_answer import parse_soft_answer
 from plugins.workspace import Workspace
+
+if TYPE_CHECKING:  # NetworkX and the KG machinery are imported when used: start-up speed
+    from plugins.knowledge_graph.subgraph import Subgraph
+    from plugins.networkx_kg.graph_code import GraphElements
 
 __all__ = [
     "KG2CODE_GUIDANCE",
@@ -34,6 +34,8 @@ __all__ = [
 
 def workspace_subgraphs(workspace: Workspace, focus: Focus) -> list[Subgraph]:
     """The focus subgraph of every KG source of `workspace`."""
+    from plugins.knowledge_graph.subgraph import focus_subgraph
+
     kg_sources = [source for source in workspace.sources if source.kind == "kg"]
     if not kg_sources:
         raise BadInputError("the networkx representation needs a knowledge-graph source")
@@ -53,12 +55,18 @@ class NetworkxRepresentation:
     ) -> str:
         """The code building the focus subgraph (the graph is its own values,
         so `values` changes nothing)."""
+        from plugins.networkx_kg.graph_code import graph_code
+
         subgraphs = workspace_subgraphs(workspace, focus or Focus())
         return graph_code(_elements(workspace, focus or Focus()), _topic_comment(subgraphs))
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
         """`graph` (the focus subgraph), `nx` and `question`. Without a focus
         (the executor warming a worker up) the graph is empty."""
+        import networkx as nx
+
+        from plugins.networkx_kg.graph_code import build_graph
+
         if focus is None:
             return {"graph": nx.MultiDiGraph(), "nx": nx, "question": None}
         return {
@@ -69,6 +77,8 @@ class NetworkxRepresentation:
 
 
 def _elements(workspace: Workspace, focus: Focus) -> list[GraphElements]:
+    from plugins.networkx_kg.graph_code import graph_elements
+
     key = ("networkx", focus)
     if key not in workspace.cache:
         workspace.cache[key] = [graph_elements(s) for s in workspace_subgraphs(workspace, focus)]

@@ -14,8 +14,6 @@ import pandas as pd
 
 from plugins.hookspecs import hookimpl
 from plugins.model import Box, Focus, Source
-from plugins.pandas_box.database_to_box import database_to_boxes
-from plugins.pandas_box.kg_to_box import kg_to_boxes
 from plugins.pandas_box.render import render_boxes_schema
 from plugins.workspace import Workspace, unique_box_names
 
@@ -29,7 +27,11 @@ def source_boxes(source: Source, focus: Focus | None = None) -> list[Box]:
     if source.kind == "table":
         return [Box(name, frame, source.name) for name, frame in source.handle.items()]
     if source.kind == "database":
+        from plugins.pandas_box.database_to_box import database_to_boxes  # start-up speed
+
         return database_to_boxes(source.handle, source.name)
+    from plugins.pandas_box.kg_to_box import kg_to_boxes  # start-up speed; before any lockdown
+
     if focus is None:
         return []  # a KG shows only the subgraph a question focuses on; none asked yet
     return kg_to_boxes(source, focus)

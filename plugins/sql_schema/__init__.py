@@ -7,18 +7,35 @@ SELECT that `run_query` executes behind read-only guards.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plugins.errors import PandoraError
 from plugins.hookspecs import hookimpl
 from plugins.model import Focus
-from plugins.sql_schema.query import QueryFailed, QueryResult, run_query
-from plugins.sql_schema.statement_check import QueryRefused
-from plugins.sql_schema.targets import workspace_sql_target
 from plugins.workspace import Workspace
 
+if TYPE_CHECKING:
+    from plugins.sql_schema.query import QueryFailed, QueryResult, run_query
+    from plugins.sql_schema.statement_check import QueryRefused
+
 __all__ = ["QueryFailed", "QueryRefused", "QueryResult", "SqlSchemaRepresentation", "run_query"]
+
+# sqlglot and SQLAlchemy load when SQL is first used, not when the plugin registers
+MODULE_OF_EXPORT = {
+    "QueryFailed": "plugins.sql_schema.query",
+    "QueryResult": "plugins.sql_schema.query",
+    "run_query": "plugins.sql_schema.query",
+    "QueryRefused": "plugins.sql_schema.statement_check",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module defining an exported name when it is first asked for."""
+    if name not in MODULE_OF_EXPORT:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(MODULE_OF_EXPORT[name]), name)
 
 
 class SqlSchemaRepresentation:
@@ -33,6 +50,8 @@ class SqlSchemaRepresentation:
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
     ) -> str:
         """`CREATE TABLE` statements of the database or of the flat tables; never values."""
+        from plugins.sql_schema.targets import workspace_sql_target
+
         return workspace_sql_target(workspace).render_ddl()
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
@@ -43,6 +62,8 @@ class SqlSchemaRepresentation:
         self, workspace: Workspace, query: str, timeout_seconds: float, max_rows: int
     ) -> QueryResult:
         """Run one read-only query (see `plugins.sql_schema.query.run_query`)."""
+        from plugins.sql_schema.query import run_query
+
         return run_query(workspace, query, timeout_seconds, max_rows)
 
 

@@ -1,0 +1,73 @@
+"""Start-up time of `pandora` commands, next to `python -c "import pandas"`.
+
+Every command is a fresh process, as a user runs it; all of them are run in
+turn, --repeat rounds, and the median of each is kept. The baseline (importing pandas, which any
+command on a table pays anyway) is measured in the same run, so the ratios
+hold on any machine. Targets (issue 9): `pandora --help` under 0.3 s;
+`inspect` and `sql` on a small source within 1.5x of importing pandas.
+
+Run: python benchmarks/startup.py [--repeat 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+EXAMPLES = REPOSITORY / "examples"
+PANDORA = [sys.executable, "-m", "cli"]
+
+
+def commands(small_table: Path) -> dict[str, list[str]]:
+    """What is timed, by label; the first entry is the baseline."""
+    return {
+        "python -c 'import pandas' (baseline)": [sys.executable, "-c", "import pandas"],
+        "pandora --help": [*PANDORA, "--help"],
+        "pandora inspect small.csv": [*PANDORA, "inspect", str(small_table)],
+        "pandora sql small.csv": [*PANDORA, "sql", str(small_table), "SELECT COUNT(*) FROM small"],
+        "pandora inspect music.sqlite": [*PANDORA, "inspect", str(EXAMPLES / "music.sqlite")],
+        "pandora sql music.sqlite": [
+            *PANDORA,
+            "sql",
+            str(EXAMPLES / "music.sqlite"),
+            "SELECT COUNT(*) FROM album",
+        ],
+    }
+
+
+def median_seconds(commands_by_label: dict[str, list[str]], repeat: int) -> dict[str, float]:
+    """The median wall time of each command over `repeat` rounds; a round runs every
+    command once, so that a change in the machine's load touches all of them alike."""
+    times: dict[str, list[float]] = {label: [] for label in commands_by_label}
+    for _ in range(repeat):
+        for label, command in commands_by_label.items():
+            started = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True, cwd=REPOSITORY)
+            times[label].append(time.perf_counter() - started)
+    return {label: statistics.median(seconds) for label, seconds in times.items()}
+
+
+def main() -> None:
+    """Time every command and print seconds and the ratio to the baseline."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=7, help="runs per command (median kept)")
+    repeat = parser.parse_args().repeat
+    with tempfile.TemporaryDirectory() as folder:
+        small_table = Path(folder) / "small.csv"
+        small_table.write_text("city,country,population\nLima,Peru,9750000\nOslo,Norway,709000\n")
+        timed = median_seconds(commands(small_table), repeat)
+    baseline = next(iter(timed.values()))
+    print(f"median of {repeat} runs each, Python {sys.version.split()[0]}")
+    print(f"{'command':40} {'seconds':>8} {'x import pandas':>16}")
+    for label, seconds in timed.items():
+        print(f"{label:40} {seconds:8.3f} {seconds / baseline:16.2f}")
+
+
+if __name__ == "__main__":
+    main()
