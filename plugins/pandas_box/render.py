@@ -1,11 +1,18 @@
 """BOX schemas rendered as pandas code, the way the LLM sees them.
 
-Each BOX becomes `name = pd.DataFrame({'field': [...dtype], ...})`; with
-example values, `'field': [v1, v2, ...dtype]`. Foreign keys follow as
-comments, so the code that joins BOXes can be written from the text alone.
+Each BOX becomes `name = pd.DataFrame({'field': [...], ...})` with the
+field's dtype as a comment; with example values, `'field': [v1, v2, ...]`.
+Foreign keys follow as comments, so the code that joins BOXes can be written
+from the text alone.
+
+Every name and value is written with Python's own quoting (`repr`), and
+comments never hold a raw line break, so the rendered text always parses as
+Python: a cell value or a key name cannot put text in code position.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pandas as pd
 
@@ -16,14 +23,16 @@ MAX_VALUE_CHARACTERS = 60
 
 def render_box_schema(box: Box, values: int = 0) -> str:
     """One BOX as pandas code: fields, dtypes, foreign keys, optional example values."""
-    lines = [f"# BOX {box.name} from source {box.origin}: {len(box.frame)} rows"]
-    lines.append(f"{box.name} = pd.DataFrame({{")
-    for field in box.fields:
-        examples = _example_values(box.frame[field.name], values) if values else ""
-        lines.append(f"    {field.name!r}: [{examples}...{field.dtype}],")
+    origin = _comment(box.origin)
+    lines = [f"# BOX {_comment(box.name)} from source {origin}: {len(box.frame)} rows"]
+    lines.append(f"{_variable(box.name)} = pd.DataFrame({{")
+    for column, series in box.frame.items():
+        examples = _example_values(series, values) if values else ""
+        lines.append(f"    {str(column)!r}: [{examples}...],  # {_comment(str(series.dtype))}")
     lines.append("})")
     lines.extend(
-        f"# foreign key: {box.name}[{key.field!r}] -> {key.ref_box}[{key.ref_field!r}]"
+        f"# foreign key: {_comment(box.name)}[{key.field!r}] -> "
+        f"{_comment(key.ref_box)}[{key.ref_field!r}]"
         for key in box.foreign_keys
     )
     return "\n".join(lines)
@@ -34,16 +43,31 @@ def render_boxes_schema(boxes: list[Box], values: int = 0) -> str:
     return "\n\n".join(render_box_schema(box, values) for box in boxes)
 
 
+def _variable(name: str) -> str:
+    """A BOX name in code position: BOX names are identifiers by contract."""
+    if not name.isidentifier():
+        raise ValueError(f"the BOX name {name!r} is not a Python identifier")
+    return name
+
+
+def _comment(text: str) -> str:
+    """`text` inside a comment: as is when printable, else quoted (a line break
+    would end the comment and put the rest in code position)."""
+    return text if text.isprintable() else repr(text)
+
+
 def _example_values(column: pd.Series, count: int) -> str:
-    shown = []
-    for value in column.dropna().drop_duplicates().head(count):
-        text = repr(str(value) if isinstance(value, pd.Timestamp) else _plain(value))
-        if len(text) > MAX_VALUE_CHARACTERS:
-            text = text[: MAX_VALUE_CHARACTERS - 4] + "...'"
-        shown.append(text)
+    shown = [_literal(value) for value in column.dropna().drop_duplicates().head(count)]
     return "".join(f"{text}, " for text in shown)
 
 
-def _plain(value: object) -> object:
-    """numpy scalars as plain Python values, so they print as `3` not `np.int64(3)`."""
-    return value.item() if hasattr(value, "item") else value
+def _literal(value: Any) -> str:
+    """One example value as a Python literal; long text is cut before quoting."""
+    if hasattr(value, "item") and not isinstance(value, pd.Timestamp):
+        value = value.item()
+    if isinstance(value, bool | int | float) and len(repr(value)) <= MAX_VALUE_CHARACTERS:
+        return repr(value)
+    text = str(value)
+    if len(text) > MAX_VALUE_CHARACTERS:
+        text = text[: MAX_VALUE_CHARACTERS - 3] + "..."
+    return repr(text)

@@ -38,7 +38,18 @@ def render_database_ddl(database: Database) -> str:
 
 
 def _strip_line_ends(text: str) -> str:
-    return "\n".join(line.rstrip() for line in text.splitlines())
+    """SQLAlchemy's DDL without the spaces it leaves before line breaks, except
+    inside a quoted identifier (a name may hold spaces and line breaks)."""
+    kept: list[str] = []
+    quoted = False
+    for character in text:
+        if character == '"':
+            quoted = not quoted  # a doubled quote inside a name toggles twice
+        elif character == "\n" and not quoted:
+            while kept and kept[-1] == " ":
+                kept.pop()
+        kept.append(character)
+    return "".join(kept)
 
 
 def sqlite_type_of(dtype: object) -> str:
