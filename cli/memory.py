@@ -15,16 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import click
-from pydantic import ValidationError
+from pydantic import JsonValue, ValidationError
 
 from cli.code_runs import read_code
-from cli.output import json_option, print_json, reports_errors
-from memory.models import VERIFICATIONS, Demonstration, FocusSpec
+from cli.output import json_option, print_json, print_warning, reports_errors
+from memory.models import KINDS, VERIFICATIONS, Demonstration, FocusSpec
 from memory.retrieval import MODES, search_demonstrations
 from memory.settings import MemorySettings
-from memory.staleness import recheck_demonstrations
 from memory.store import DemonstrationStore
-from memory.verification import build_demonstration
 from plugins.errors import BadInputError, PandoraError
 
 
@@ -44,12 +42,33 @@ def _open_store(load_seed: bool = True) -> DemonstrationStore:
 @memory_group.command("add")
 @click.option("--question", required=True, help="The question the code answers.")
 @click.option("--code", "code_file", required=True, help="File with the code, or - for stdin.")
-@click.option("--source", "sources", multiple=True, required=True, help="Source path or URL.")
-@click.option("--representation", default="pandas", show_default=True)
+@click.option(
+    "--source",
+    "sources",
+    multiple=True,
+    required=True,
+    help="Source path or URL the code runs on (repeat for several).",
+)
+@click.option(
+    "--representation",
+    default="pandas",
+    show_default=True,
+    help="What the code is written for: pandas, sql or networkx.",
+)
 @click.option("--reasoning", default="", help="The reasoning steps, as text.")
-@click.option("--answer", "answer_json", help="The expected answer as JSON (rows or a value).")
+@click.option(
+    "--answer",
+    "answer_json",
+    help="The expected answer as JSON (rows, a list of values, or one value).",
+)
 @click.option("--entities", multiple=True, help="KG topic entity (repeat for several).")
-@click.option("--hops", type=click.IntRange(0, 4), default=2, show_default=True)
+@click.option(
+    "--hops",
+    type=click.IntRange(0, 4),
+    default=2,
+    show_default=True,
+    help="KG: how many hops around --entities the code was shown.",
+)
 @click.option("--dataset", default="", help="Which dataset or task it belongs to.")
 @click.option("--approved", is_flag=True, help="A person checked the answer.")
 @click.option("--unverified", is_flag=True, help="Keep it even if the code fails or differs.")
@@ -74,6 +93,8 @@ def add_command(
     It is refused when the code fails, returns nothing, or differs from
     --answer, unless --unverified is given.
     """
+    from memory.verification import build_demonstration  # loads sources: pandas and plugins
+
     code = read_code(code_file)
     expected = parse_answer(answer_json) if answer_json is not None else None
     demonstration, outcome = build_demonstration(
@@ -108,9 +129,26 @@ def add_command(
 
 @memory_group.command("search")
 @click.argument("question")
-@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True)
-@click.option("--kind", type=click.Choice(["table", "database", "kg"]))
-@click.option("--mode", type=click.Choice(MODES), default="cross", show_default=True)
+@click.option(
+    "-k",
+    "k",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many demonstrations to return.",
+)
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    help="The kind of source the question is about (needed by --mode same).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="cross",
+    show_default=True,
+    help="cross: any kind; same: only --kind; random: K at random (an ablation).",
+)
 @click.option("--representation", help="Only demonstrations for this representation.")
 @json_option
 @reports_errors
@@ -136,10 +174,12 @@ def search_command(
 
 
 @memory_group.command("list")
-@click.option("--kind", type=click.Choice(["table", "database", "kg"]))
-@click.option("--representation")
-@click.option("--dataset")
-@click.option("--verified", type=click.Choice(VERIFICATIONS))
+@click.option("--kind", type=click.Choice(KINDS), help="Only demonstrations of this kind.")
+@click.option("--representation", help="Only demonstrations for this representation.")
+@click.option("--dataset", help="Only demonstrations of this dataset.")
+@click.option(
+    "--verified", type=click.Choice(VERIFICATIONS), help="Only demonstrations verified so."
+)
 @click.option("--limit", type=click.IntRange(min=1), help="Show at most N.")
 @json_option
 @reports_errors
@@ -254,7 +294,7 @@ def import_command(file: str, on_error: str, as_json: bool) -> None:
             "--on-error skip imports the valid ones)"
         )
     for line, message in problems:
-        click.echo(f"pandora: warning: {file}:{line}: skipped: {message}", err=True)
+        print_warning(f"{file}:{line}: skipped: {message}")
     counts = _open_store().add_many(demonstrations)
     payload = {
         "imported": counts.added,
@@ -294,6 +334,8 @@ def reindex_command(as_json: bool) -> None:
 def verify_command(sources: tuple[str, ...], no_rerun: bool, as_json: bool) -> None:
     """Recheck demonstrations against their sources' current schemas: re-run
     those whose schema changed, and flag stale those that no longer pass."""
+    from memory.staleness import recheck_demonstrations  # loads sources: pandas and plugins
+
     report = recheck_demonstrations(
         _open_store(), only_sources=list(sources) or None, reverify=not no_rerun
     )
@@ -304,19 +346,16 @@ def verify_command(sources: tuple[str, ...], no_rerun: bool, as_json: bool) -> N
             click.echo(f"{key}: {value}")
 
 
-def parse_answer(text: str) -> list[list[str]]:
-    """An expected answer from JSON: rows, a list of values, or one value."""
+def parse_answer(text: str) -> list[list[JsonValue]]:
+    """An expected answer from JSON: rows, a list of values, or one value
+    (values keep their JSON types, as results do)."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
         raise BadInputError(f"--answer is not valid JSON: {error}") from error
     if not isinstance(value, list):
-        return [[_cell(value)]]
-    return [[_cell(c) for c in item] if isinstance(item, list) else [_cell(item)] for item in value]
-
-
-def _cell(value: object) -> str:
-    return "" if value is None else str(value)
+        return [[value]]
+    return [item if isinstance(item, list) else [item] for item in value]
 
 
 def read_jsonl(path: Path) -> tuple[list[Demonstration], list[tuple[int, str]]]:

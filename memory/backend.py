@@ -9,14 +9,16 @@ when the check fails.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import chromadb
-from chromadb.api import ClientAPI
 
 from memory.locking import WriteLock
 from memory.settings import MemorySettings
 from plugins.errors import BadInputError
+
+if TYPE_CHECKING:  # chromadb takes 0.6 s to import: only when a store is opened
+    import chromadb
+    from chromadb.api import ClientAPI
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 CHROMA_FILE = "chroma.sqlite3"
@@ -33,11 +35,15 @@ def chroma_settings() -> chromadb.Settings:
     Chroma keeps one client per folder per process and refuses a second one
     with other settings, so every client of a store must use these.
     """
+    import chromadb
+
     return chromadb.Settings(anonymized_telemetry=False, allow_reset=False)
 
 
 def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     """A Chroma client for `settings` and the write lock that goes with it."""
+    import chromadb
+
     if settings.server_url:
         return _http_client(settings.server_url), WriteLock(None)
     folder = settings.store_path
@@ -79,6 +85,8 @@ def _http_client(url: str) -> ClientAPI:
     parts = urlsplit(url)
     if parts.scheme not in {"http", "https"} or not parts.hostname:
         raise BadInputError(f"PANDORA_MEMORY_URL={url!r}: expected http(s)://host:port")
+    import chromadb
+
     try:
         return chromadb.HttpClient(
             host=parts.hostname,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
 
 from memory.fingerprints import demonstration_id
 
@@ -28,6 +28,7 @@ VERIFICATION_RANK: dict[Verification, int] = {
 }
 
 Kind = Literal["table", "database", "kg"]
+KINDS: tuple[Kind, ...] = ("table", "database", "kg")
 RetrievalMode = Literal["cross", "same", "random"]
 
 
@@ -61,7 +62,9 @@ class Demonstration(BaseModel):
     schema_fingerprint: str = ""
     reasoning: str = ""
     code: str = Field(min_length=1)
-    answer: list[list[str]] = Field(default_factory=list)
+    # Rows of JSON values, as the executor returns them (older stores hold
+    # strings; `memory.verification.answers_match` compares both alike).
+    answer: list[list[JsonValue]] = Field(default_factory=list)
     dataset: str = ""
     verified: Verification = "unverified"
     created_at: datetime = Field(default_factory=lambda: datetime.now(UTC))

@@ -102,7 +102,7 @@ def search_demonstrations(
         raise BadInputError(f"unknown verification level {min_verified!r}")
     wanted = _wanted_metadata(kind if mode == "same" else None, representation, dataset)
     min_rank = VERIFICATION_RANK[min_verified]
-    vector = store.embed_questions([question])[0]
+    vector = store.embed_questions([question], query=True)[0]
     if mode == "random":
         return _random_demonstrations(store, question, vector, k, _where(wanted, min_rank))
     if not wanted and not min_rank:

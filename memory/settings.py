@@ -3,7 +3,7 @@
 | variable | meaning | default |
 | --- | --- | --- |
 | `PANDORA_HOME` | Pandora's folder; the store is `$PANDORA_HOME/memory` | `~/.pandora` |
-| `PANDORA_EMBEDDING` | embedding name (see `memory.embeddings`) | `hashed` |
+| `PANDORA_EMBEDDING` | embedding name (see `memory.embeddings`) | `e5+hashed` |
 | `PANDORA_MEMORY_URL` | a Chroma server shared by a team (`http://host:8000`) | none: local store |
 | `PANDORA_MEMORY_MASKING` | mask names and values before embedding (`1`/`0`) | `DEFAULT_MASKING` |
 """
@@ -16,10 +16,10 @@ from pathlib import Path
 
 from plugins.errors import BadInputError
 
-# Chosen by benchmarks/memory_retrieval.py: masking raised same-pattern
-# precision@10 of the default embedding from 0.457 to 0.479 (random: 0.130),
-# and helped every embedding measured (docs/memory.md has the table).
-DEFAULT_MASKING = True
+# Chosen by benchmarks/memory_retrieval.py: with the default embedding
+# (e5+hashed) masking lowered paraphrases found first from 0.82 to 0.76 and
+# raised same-pattern precision@10 only from 0.42 to 0.44 (docs/memory.md).
+DEFAULT_MASKING = False
 
 
 @dataclass(frozen=True)

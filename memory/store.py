@@ -22,22 +22,23 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from chromadb.api import ClientAPI
-from chromadb.api.models.Collection import Collection
-from chromadb.errors import NotFoundError
 from pydantic import ValidationError
 
 from memory.backend import MemoryStoreError, open_client
-from memory.embeddings import Embedding, get_embedding
+from memory.embeddings import Embedding, get_embedding, spec_for_name
 from memory.fingerprints import question_key
 from memory.locking import WriteLock
 from memory.masking import mask_question
 from memory.models import VERIFICATION_RANK, Demonstration
 from memory.settings import MemorySettings
 from plugins.errors import BadInputError
+
+if TYPE_CHECKING:  # chromadb itself is imported by memory.backend when a store opens
+    from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
 
 RETRIEVABLE = "pandora-demonstrations"
 HELD_BACK = "pandora-held-back"
@@ -164,13 +165,15 @@ class DemonstrationStore:
         if not self.embedding_matches():
             raise EmbeddingMismatchError(
                 f"memory {self.location} holds vectors of embedding "
-                f"{self.recorded_embedding!r}, but {self.embedding_identity!r} is configured "
-                "(PANDORA_EMBEDDING, PANDORA_MEMORY_MASKING); run `pandora memory reindex` "
-                "to re-embed it, or configure the recorded one"
+                f"{self.recorded_embedding!r}, but {self.embedding_identity!r} is configured; "
+                "run `pandora memory reindex` to re-embed it with the configured one"
+                f"{_keep_using_hint(self.recorded_embedding)}"
             )
 
-    def embed_questions(self, questions: Sequence[str]) -> np.ndarray:
-        """The vectors of `questions` as this store embeds them.
+    def embed_questions(self, questions: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """The vectors of `questions` as this store embeds them: stored
+        questions, or searches (`query=True`; some models embed the two roles
+        differently).
 
         With masking, the masked question's vector is blended with a little of
         the original's: the pattern still dominates, but questions that mask
@@ -179,9 +182,9 @@ class DemonstrationStore:
         patterns the one about the same entities ranks first.
         """
         if not self.masking:
-            return self.embedding.embed(list(questions))
-        masked = self.embedding.embed([mask_question(q) for q in questions])
-        blended = masked + MASK_BLEND * self.embedding.embed(list(questions))
+            return self.embedding.embed(list(questions), query=query)
+        masked = self.embedding.embed([mask_question(q) for q in questions], query=query)
+        blended = masked + MASK_BLEND * self.embedding.embed(list(questions), query=query)
         norms = np.linalg.norm(blended, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         return (blended / norms).astype(np.float32)
@@ -393,6 +396,8 @@ class DemonstrationStore:
             self.retrievable.modify(metadata={**(self.retrievable.metadata or {}), key: value})
 
     def _open_collection(self, name: str) -> Collection:
+        from chromadb.errors import NotFoundError
+
         try:
             collection = self.client.get_collection(name)
         except NotFoundError:
@@ -464,6 +469,15 @@ class DemonstrationStore:
 
     def _collection_names(self) -> set[str]:
         return {collection.name for collection in self.client.list_collections()}
+
+
+def _keep_using_hint(recorded: str) -> str:
+    """How to keep using vectors named `recorded` as they are, for the mismatch error."""
+    embedding_name, masked, _ = recorded.partition("+masked")
+    spec = spec_for_name(embedding_name)
+    if spec is None:
+        return ", or configure the recorded one (PANDORA_EMBEDDING, PANDORA_MEMORY_MASKING)"
+    return f", or set PANDORA_EMBEDDING={spec} PANDORA_MEMORY_MASKING={int(bool(masked))}"
 
 
 def record_metadata(demonstration: Demonstration) -> dict[str, str | int | bool]:

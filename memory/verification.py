@@ -15,9 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import JsonValue
+
 from memory.fingerprints import schema_fingerprint
 from memory.models import Demonstration, FocusSpec, Kind, Verification
 from plugins import Focus, Workspace, get_registry, load_source
+from plugins.executor.results import render_value
 from plugins.sources import url_scheme
 
 DEFAULT_TIMEOUT_SECONDS = 10.0
@@ -33,7 +36,7 @@ class VerificationOutcome:
     """
 
     verified: Verification
-    answer: list[list[str]]
+    answer: list[list[JsonValue]]
     problem: str | None
 
     @property
@@ -85,7 +88,7 @@ def verify_code(
     workspace: Workspace,
     representation: str,
     focus: Focus | None = None,
-    expected: list[list[str]] | None = None,
+    expected: list[list[JsonValue]] | None = None,
     approved: bool = False,
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
 ) -> VerificationOutcome:
@@ -127,7 +130,7 @@ def build_demonstration(
     representation: str,
     reasoning: str = "",
     focus: FocusSpec | None = None,
-    expected: list[list[str]] | None = None,
+    expected: list[list[JsonValue]] | None = None,
     approved: bool = False,
     dataset: str = "",
     base_dir: Path | None = None,
@@ -157,21 +160,24 @@ def build_demonstration(
     return demonstration, outcome
 
 
-def answers_match(got: list[list[str]], expected: list[list[str]]) -> bool:
+def answers_match(got: list[list[JsonValue]], expected: list[list[JsonValue]]) -> bool:
     """Whether two answers hold the same rows, in any order.
 
-    Cells compare after trimming and case-folding; numbers compare by value
-    ("3", "3.0" and "3.000" are equal; floats to 6 decimal places).
+    Cells are compared through the executor's text rendering
+    (`render_value`), so an answer stored as text before results kept their
+    JSON types ("3") equals the same answer now (3). Then they compare after
+    trimming and case-folding, and numbers by value ("3", "3.0" and "3.000"
+    are equal; floats to 6 decimal places).
     """
     return sorted(_row_key(row) for row in got) == sorted(_row_key(row) for row in expected)
 
 
-def _row_key(row: list[str]) -> tuple[str, ...]:
+def _row_key(row: list[JsonValue]) -> tuple[str, ...]:
     return tuple(_cell_key(cell) for cell in row)
 
 
-def _cell_key(cell: str) -> str:
-    text = str(cell).strip()
+def _cell_key(cell: JsonValue) -> str:
+    text = render_value(cell).strip()
     try:
         number = float(text.replace(",", "")) if text else math.nan
     except ValueError:
@@ -183,6 +189,6 @@ def _cell_key(cell: str) -> str:
     return repr(round(number, 6))
 
 
-def _short(answer: list[list[str]], limit: int = 120) -> str:
+def _short(answer: list[list[JsonValue]], limit: int = 120) -> str:
     text = repr(answer)
     return text if len(text) <= limit else text[: limit - 3] + "..."

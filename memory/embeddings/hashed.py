@@ -37,8 +37,8 @@ class HashedNgramEmbedding:
         self.dimensions = dimensions
         self.name = f"hashed-ngrams-v1-{dimensions}"
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised float32 row per text."""
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """One L2-normalised float32 row per text (searches and stored questions alike)."""
         matrix = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         for row, text in enumerate(texts):
             matrix[row] = self._embed_one(text)

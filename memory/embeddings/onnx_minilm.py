@@ -26,8 +26,8 @@ class OnnxMiniLMEmbedding:
     def __init__(self) -> None:
         self._function = None
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised float32 row per text."""
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """One L2-normalised float32 row per text (searches and stored questions alike)."""
         vectors = self._load()(list(texts))
         return np.asarray(vectors, dtype=np.float32)
 

@@ -26,7 +26,7 @@ class OpenAICompatibleEmbedding:
         self.name = f"openai:{model}"
         self._client = None
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
         """One L2-normalised float32 row per text, asked of the server in batches."""
         rows: list[list[float]] = []
         for start in range(0, len(texts), BATCH_SIZE):

@@ -24,8 +24,8 @@ class SentenceTransformerEmbedding:
         self.name = f"sentence-transformers:{Path(path).name}"
         self._model = None
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One L2-normalised float32 row per text."""
+    def embed(self, texts: Sequence[str], *, query: bool = False) -> np.ndarray:
+        """One L2-normalised float32 row per text (searches and stored questions alike)."""
         vectors = self._load().encode(list(texts), normalize_embeddings=True, batch_size=64)
         return np.asarray(vectors, dtype=np.float32)
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from memory.embeddings import DEFAULT_EMBEDDING, get_embedding
 from memory.retrieval import find_cached_program, retrieve_demonstrations, search_demonstrations
 from plugins.errors import BadInputError
 from tests.memory.conftest import make_demo
@@ -10,6 +11,20 @@ KG_COUNT = make_demo("How many films did Federico Fellini direct?", "return 3", 
 TABLE_COUNT = make_demo("How many cities are in India?", "result = 2", kind="table")
 TABLE_MAX = make_demo("Which city has the largest area?", "result = 'x'", kind="table")
 DB_JOIN = make_demo("Which customers bought a jazz album?", "result = 'y'", kind="database")
+
+
+def test_a_plain_paraphrase_is_found_with_the_default_embedding(settings):
+    """Issue 9, item 5: hashed n-grams did not find this paraphrase in the top 5.
+    A real Chroma store with the seed (67 demonstrations) and the default embedding."""
+    from memory.store import DemonstrationStore
+
+    assert settings.embedding is None
+    store = DemonstrationStore.open(settings)
+    assert store.embedding.name == get_embedding(DEFAULT_EMBEDDING).name
+    stored = make_demo("How many stadiums are recorded in the database?", "result = 9")
+    store.add(stored)
+    hits = search_demonstrations(store, "what is the number of stadiums?", 5)
+    assert stored.id in [hit.demonstration.id for hit in hits]
 
 
 @pytest.fixture
