@@ -1,0 +1,166 @@
+"""The `ask` tool end to end, with the LLM replaced by scripted replies in two ways:
+
+- the server's own LLM is a fake OpenAI-compatible HTTP server started here
+  on 127.0.0.1, whose every chat completion is a scripted JSON reply;
+- the client's model, through MCP sampling: the test client implements the
+  sampling callback and answers with a scripted reply (over a 2026-07-28
+  connection, where sampling travels as input-required rounds, and over a
+  2025-11-25 one, where the server sends the request mid-call).
+
+The answers are checked against sqlite3 computing the same question.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
+
+import anyio
+import mcp_types as types
+import pytest
+
+from tests.mcp_server.conftest import EXAMPLES, connect, error_text, server_environment, structured
+
+pytestmark = pytest.mark.slow
+
+QUESTION = "Which genre has the most albums?"
+REPLY = {
+    "reasoning": "count the albums of each genre and keep the largest counts",
+    "code": (
+        "counts = album.groupby('genre').size()\n"
+        "result = sorted(counts[counts == counts.max()].index)"
+    ),
+}
+
+
+def most_common_genres() -> list[list[str]]:
+    """The answer, computed by sqlite3 on the same file."""
+    query = """
+        WITH counts AS (SELECT genre, COUNT(*) AS albums FROM album GROUP BY genre)
+        SELECT genre FROM counts WHERE albums = (SELECT MAX(albums) FROM counts) ORDER BY genre
+    """
+    with sqlite3.connect(EXAMPLES / "music.sqlite") as connection:
+        return [list(row) for row in connection.execute(query)]
+
+
+class ScriptedOpenAI(BaseHTTPRequestHandler):
+    """A minimal OpenAI-compatible server: lists one model and answers every
+    chat completion with the scripted reply; it keeps the requests it got."""
+
+    requests: ClassVar[list[dict[str, Any]]] = []
+
+    def do_GET(self) -> None:
+        self._send({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("content-length", 0))
+        self.requests.append(json.loads(self.rfile.read(length)))
+        self._send(
+            {
+                "id": "chatcmpl-scripted",
+                "object": "chat.completion",
+                "created": 0,
+                "model": "scripted",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": json.dumps(REPLY)},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            }
+        )
+
+    def _send(self, payload: dict[str, Any]) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the test reads the recorded requests instead."""
+
+
+@pytest.fixture
+def scripted_openai() -> Iterator[str]:
+    """The base URL of a scripted OpenAI-compatible server on 127.0.0.1."""
+    ScriptedOpenAI.requests = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedOpenAI)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def client_model_config(tmp_path: Path) -> Path:
+    """A pandora.toml that makes `ask` use the client's model (sampling) only."""
+    config = tmp_path / "pandora.toml"
+    config.write_text('[mcp]\nask_llm = "client"\n', encoding="utf-8")
+    return config
+
+
+def test_ask_with_the_servers_llm(scripted_openai: str) -> None:
+    environment = server_environment(
+        OPENAI_BASE_URL=scripted_openai, OPENAI_API_KEY="test-key", PANDORA_MODEL="scripted"
+    )
+
+    async def scenario() -> dict[str, Any]:
+        async with connect("stdio", environment=environment) as client:
+            return structured(
+                await client.call_tool("ask", {"question": QUESTION, "sources": ["music"]})
+            )
+
+    answer = anyio.run(scenario)
+    assert answer["answer"] == most_common_genres()
+    assert answer["code"] == REPLY["code"]
+    assert answer["llm_calls"] >= 1
+    prompt = json.dumps(ScriptedOpenAI.requests[-1]["messages"])
+    assert QUESTION in prompt
+    assert "album = pd.DataFrame(" in prompt
+
+
+@pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
+def test_ask_with_the_clients_model_through_sampling(client_model_config: Path, mode: str) -> None:
+    sampled: list[types.CreateMessageRequestParams] = []
+
+    async def sampling(context: Any, params: types.CreateMessageRequestParams) -> Any:
+        sampled.append(params)
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text=json.dumps(REPLY)),
+            model="scripted-client-model",
+        )
+
+    async def scenario() -> dict[str, Any]:
+        async with connect(
+            "stdio", "--config", str(client_model_config), sampling_callback=sampling, mode=mode
+        ) as client:
+            return structured(
+                await client.call_tool("ask", {"question": QUESTION, "sources": ["music"]})
+            )
+
+    answer = anyio.run(scenario)
+    assert answer["answer"] == most_common_genres()
+    assert len(sampled) == answer["llm_calls"] >= 1
+    assert QUESTION in sampled[0].messages[-1].content.text
+    assert "pandas" in (sampled[0].system_prompt or "")
+
+
+def test_ask_without_any_model_says_which_tools_to_use(client_model_config: Path) -> None:
+    async def scenario() -> str:
+        async with connect("stdio", "--config", str(client_model_config)) as client:
+            return error_text(await client.call_tool("ask", {"question": QUESTION}))
+
+    message = anyio.run(scenario)
+    assert "sampling" in message
+    assert "run_pandas" in message
