@@ -383,3 +383,8 @@ def _validation_message(error: ValidationError) -> str:
 
 def _absolute(location: str) -> str:
     return location if "://" in location else str(Path(location).resolve())
+
+
+from cli.memory_build import build_command  # noqa: E402  (its own module: learning from datasets)
+
+memory_group.add_command(build_command)

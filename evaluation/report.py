@@ -1,0 +1,183 @@
+"""The evaluation report: markdown tables and PNG charts from results.jsonl.
+
+Per configuration: accuracy with its 95% Wilson interval, the mean metric,
+LLM calls, tokens and seconds per question, and the error categories of the
+wrong answers; TempTabQA-C adds accuracy per variant and the counterfactual
+gap; a per-database table shows where the questions came from.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from evaluation.metrics import counterfactual_gap, wilson_interval
+from evaluation.runner import ItemResult
+from evaluation.scoring import ERROR_CATEGORIES, METRIC_NAMES
+
+CHARTS = ("accuracy.png", "errors.png", "cost.png")
+
+
+class ConfigurationSummary(BaseModel):
+    """The figures of one configuration."""
+
+    configuration: str
+    questions: int
+    correct: int
+    accuracy: float
+    interval: tuple[float, float]
+    mean_score: float
+    llm_calls_per_question: float
+    tokens_per_question: float
+    seconds_per_question: float
+    errors: dict[str, int]
+    by_variant: dict[str, float] = {}
+    counterfactual_gap: float | None = None
+
+
+def summarise(results: Sequence[ItemResult]) -> list[ConfigurationSummary]:
+    """One summary per configuration, in the order they first appear."""
+    grouped: dict[str, list[ItemResult]] = defaultdict(list)
+    for result in results:
+        grouped[result.configuration].append(result)
+    return [_summary(name, items) for name, items in grouped.items()]
+
+
+def _summary(name: str, items: list[ItemResult]) -> ConfigurationSummary:
+    count = len(items)
+    correct = sum(item.correct for item in items)
+    by_variant: dict[str, float] = {}
+    for variant in sorted({item.variant for item in items if item.variant}):
+        chosen = [item for item in items if item.variant == variant]
+        by_variant[variant] = sum(item.correct for item in chosen) / len(chosen)
+    gap = None
+    if {"original", "counterfactual"} <= by_variant.keys():
+        gap = counterfactual_gap(by_variant["original"], by_variant["counterfactual"])
+    errors = Counter(item.category for item in items if item.category)
+    return ConfigurationSummary(
+        configuration=name,
+        questions=count,
+        correct=correct,
+        accuracy=correct / count,
+        interval=wilson_interval(correct, count),
+        mean_score=sum(item.score for item in items) / count,
+        llm_calls_per_question=sum(item.llm_calls for item in items) / count,
+        tokens_per_question=sum(item.prompt_tokens + item.completion_tokens for item in items)
+        / count,
+        seconds_per_question=sum(item.seconds for item in items) / count,
+        errors={category: errors.get(category, 0) for category in ERROR_CATEGORIES},
+        by_variant=by_variant,
+        counterfactual_gap=gap,
+    )
+
+
+def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Path:
+    """Write report.md and the charts into `folder`; returns the report's path."""
+    summaries = summarise(results)
+    task = results[0].task if results else ""
+    lines = [f"# {title}", "", f"Metric: {METRIC_NAMES.get(task, 'accuracy')}.", ""]
+    lines += [
+        "| configuration | questions | accuracy | 95% CI | mean metric | LLM calls/q "
+        "| tokens/q | seconds/q |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for s in summaries:
+        lines.append(
+            f"| {s.configuration} | {s.questions} | {s.accuracy:.1%} | "
+            f"{s.interval[0]:.1%}–{s.interval[1]:.1%} | {s.mean_score:.3f} | "
+            f"{s.llm_calls_per_question:.2f} | {s.tokens_per_question:.0f} | "
+            f"{s.seconds_per_question:.1f} |"
+        )
+    if any(s.by_variant for s in summaries):
+        lines += [
+            "",
+            "| configuration | original | counterfactual | gap (points) |",
+            "|---|---|---|---|",
+        ]
+        for s in summaries:
+            gap = f"{s.counterfactual_gap:.2f}" if s.counterfactual_gap is not None else "–"
+            lines.append(
+                f"| {s.configuration} | {s.by_variant.get('original', 0):.1%} | "
+                f"{s.by_variant.get('counterfactual', 0):.1%} | {gap} |"
+            )
+    lines += ["", "Errors of the wrong answers:", ""]
+    lines += ["| configuration | " + " | ".join(ERROR_CATEGORIES) + " |"]
+    lines += ["|---|" + "---|" * len(ERROR_CATEGORIES)]
+    for s in summaries:
+        lines.append(
+            f"| {s.configuration} | "
+            + " | ".join(str(s.errors[c]) for c in ERROR_CATEGORIES)
+            + " |"
+        )
+    lines += ["", *_database_table(results), ""]
+    lines += [f"![{chart}]({chart})" for chart in CHARTS]
+    _charts(summaries, folder)
+    path = folder / "report.md"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _database_table(results: Sequence[ItemResult]) -> list[str]:
+    per_database: dict[tuple[str, str], list[bool]] = defaultdict(list)
+    for result in results:
+        per_database[(result.database, result.configuration)].append(result.correct)
+    configurations = list(dict.fromkeys(result.configuration for result in results))
+    databases = sorted({database for database, _ in per_database})
+    lines = ["Accuracy per database:", "", "| database | " + " | ".join(configurations) + " |"]
+    lines.append("|---|" + "---|" * len(configurations))
+    for database in databases:
+        cells = []
+        for configuration in configurations:
+            outcomes = per_database.get((database, configuration), [])
+            cells.append(f"{sum(outcomes)}/{len(outcomes)}" if outcomes else "–")
+        lines.append(f"| {database} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _charts(summaries: list[ConfigurationSummary], folder: Path) -> None:
+    """accuracy.png (with 95% intervals), errors.png (stacked), cost.png."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    names = [s.configuration for s in summaries]
+    positions = range(len(names))
+    figure, axis = pyplot.subplots(figsize=(max(4, 1.2 * len(names)), 3.5))
+    accuracy = [100 * s.accuracy for s in summaries]
+    below = [100 * (s.accuracy - s.interval[0]) for s in summaries]
+    above = [100 * (s.interval[1] - s.accuracy) for s in summaries]
+    axis.bar(positions, accuracy, yerr=[below, above], capsize=4, color="#4472c4")
+    axis.set_xticks(list(positions), names, rotation=30, ha="right")
+    axis.set_ylabel("accuracy (%)")
+    axis.set_ylim(0, 100)
+    figure.tight_layout()
+    figure.savefig(folder / "accuracy.png", dpi=100)
+    pyplot.close(figure)
+
+    figure, axis = pyplot.subplots(figsize=(max(4, 1.2 * len(names)), 3.5))
+    bottom = [0] * len(names)
+    for category in ERROR_CATEGORIES:
+        counts = [s.errors[category] for s in summaries]
+        axis.bar(positions, counts, bottom=bottom, label=category)
+        bottom = [b + c for b, c in zip(bottom, counts, strict=True)]
+    axis.set_xticks(list(positions), names, rotation=30, ha="right")
+    axis.set_ylabel("wrong answers")
+    axis.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(folder / "errors.png", dpi=100)
+    pyplot.close(figure)
+
+    figure, (calls, seconds) = pyplot.subplots(1, 2, figsize=(max(6, 2 * len(names)), 3.5))
+    calls.bar(positions, [s.llm_calls_per_question for s in summaries], color="#ed7d31")
+    calls.set_ylabel("LLM calls per question")
+    seconds.bar(positions, [s.seconds_per_question for s in summaries], color="#70ad47")
+    seconds.set_ylabel("seconds per question")
+    for axis in (calls, seconds):
+        axis.set_xticks(list(positions), names, rotation=30, ha="right")
+    figure.tight_layout()
+    figure.savefig(folder / "cost.png", dpi=100)
+    pyplot.close(figure)
