@@ -30,7 +30,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 
 from agent import ask as agent_ask
 from agent.answer import Answer, TraceEvent
-from mcp_server.calls import loaded_state, reported_as_tool_errors
+from mcp_server.calls import add_tool, loaded_state
 from mcp_server.caps import cap_rows
 from mcp_server.parameters import Entities, Question, SourceNames
 from mcp_server.sampling import (
@@ -195,9 +195,8 @@ def _progress_reporter(ctx: Context) -> Callable[[TraceEvent], None]:
 
 def register_ask(server: MCPServer) -> None:
     """Add `ask` to `server`: read-only, but it may call an LLM outside this machine."""
-    server.add_tool(
-        reported_as_tool_errors(ask),
-        annotations=ToolAnnotations(
-            read_only_hint=True, idempotent_hint=False, open_world_hint=True
-        ),
+    add_tool(
+        server,
+        ask,
+        ToolAnnotations(read_only_hint=True, idempotent_hint=False, open_world_hint=True),
     )

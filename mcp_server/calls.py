@@ -4,11 +4,13 @@ sources, and turn Pandora's errors into tool errors the client's LLM can read.""
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Awaitable, Callable
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from mcp.server.mcpserver import Context
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import ToolAnnotations
 
 from mcp_server.state import ServerState
 from plugins import Focus, Workspace
@@ -62,3 +64,13 @@ def focus_for(
             "`question` to choose the subgraph"
         )
     return Focus(question=question, entities=tuple(entities), hops=hops)
+
+
+def add_tool(server: MCPServer, tool: Callable[..., Any], annotations: ToolAnnotations) -> None:
+    """Add `tool` to `server`: its docstring (dedented) is its description, and
+    Pandora's errors are reported as tool errors."""
+    server.add_tool(
+        reported_as_tool_errors(tool),
+        description=inspect.cleandoc(tool.__doc__ or ""),
+        annotations=annotations,
+    )

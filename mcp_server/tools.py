@@ -10,7 +10,7 @@ import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
 
-from mcp_server.calls import focus_for, loaded_state, reported_as_tool_errors
+from mcp_server.calls import add_tool, focus_for, loaded_state
 from mcp_server.caps import cap_rows
 from mcp_server.execution import run_program
 from mcp_server.memory_tools import add_demonstration, search_demonstrations
@@ -183,10 +183,11 @@ def register_tools(server: MCPServer) -> None:
         search_demonstrations,
     ]
     for tool in read_only_tools:
-        server.add_tool(reported_as_tool_errors(tool), annotations=READ_ONLY)
-    server.add_tool(
-        reported_as_tool_errors(add_demonstration),
-        annotations=ToolAnnotations(
+        add_tool(server, tool, READ_ONLY)
+    add_tool(
+        server,
+        add_demonstration,
+        ToolAnnotations(
             read_only_hint=False,
             destructive_hint=False,
             idempotent_hint=True,
