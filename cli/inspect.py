@@ -13,8 +13,7 @@ import click
 
 from cli.output import json_option, print_json, reports_errors, terminal_safe
 from cli.sources import focus_of, focus_options, open_workspace, source_options
-from plugins import Source, Workspace, get_registry
-from plugins.descriptions import describe_workspace, summarise_source
+from plugins import Box, Source, Workspace, get_registry
 from plugins.errors import BadInputError
 from plugins.pandas_box import workspace_boxes
 
@@ -68,17 +67,25 @@ def inspect_command(
     schema = chosen.render_schema(shown_sources, focus, values) if shown_sources.sources else ""
     overviews = [knowledge_graph_overview(source) for source in unfocused]
     if as_json:
-        payload: dict[str, Any] = describe_workspace(workspace.sources, boxes, values).model_dump()
-        if len(workspace.sources) == 1:
-            payload["source"] = summarise_source(workspace.sources[0]).model_dump()
-        payload["representation"] = representation
-        payload["schema"] = schema
-        payload["knowledge_graphs"] = [overview.model_dump() for overview in overviews]
-        print_json(payload)
+        payload = json_payload(workspace, boxes, values, overviews)
+        print_json({**payload, "representation": representation, "schema": schema})
         return
     texts = [schema] if schema else []
     texts += [overview_text(overview) for overview in overviews]
     click.echo(terminal_safe("\n\n".join(texts)))
+
+
+def json_payload(
+    workspace: Workspace, boxes: list[Box], values: int, overviews: list[KnowledgeGraphOverview]
+) -> dict[str, Any]:
+    """The sources (and `source` when there is one), BOXes and KG overviews as JSON."""
+    from plugins.descriptions import describe_workspace, summarise_source  # JSON only: pydantic
+
+    payload = describe_workspace(workspace.sources, boxes, values).model_dump()
+    if len(workspace.sources) == 1:
+        payload["source"] = summarise_source(workspace.sources[0]).model_dump()
+    payload["knowledge_graphs"] = [overview.model_dump() for overview in overviews]
+    return payload
 
 
 def knowledge_graph_overview(source: Source) -> KnowledgeGraphOverview:

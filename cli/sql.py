@@ -17,7 +17,7 @@ from cli.output import (
     terminal_safe,
 )
 from cli.sources import open_workspace, source_options
-from plugins.descriptions import json_value
+from plugins.executor.results import json_cell
 from plugins.sql_schema import QueryFailed, QueryRefused, run_query
 from plugins.sql_schema.query import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_SECONDS
 
@@ -63,7 +63,7 @@ def sql_command(
         report_failure("Refused", explain_refusal(error), as_json, EXIT_BAD_INPUT)
     except QueryFailed as error:
         report_failure("QueryFailed", str(error), as_json, EXIT_FAILED)
-    rows = [[json_value(value) for value in row] for row in result.rows]
+    rows = [[json_cell(value) for value in row] for row in result.rows]
     if as_json:
         print_json(
             {"columns": result.columns, "rows": rows, "truncated": result.truncated, "error": None}

@@ -3,7 +3,6 @@ CLI's `inspect --json` and the MCP server's `describe_source`."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import pandas as pd
@@ -100,21 +99,9 @@ def summarise_source(source: Source) -> SourceSummary:
 
 
 def first_rows(frame: pd.DataFrame, count: int) -> list[list[Any]]:
-    """The first `count` rows as JSON values: missing as null, dates as ISO text."""
+    """The first `count` rows as JSON values, by the rules every result follows
+    (`plugins.executor.results.json_cell`: missing and NaN as null, dates as ISO text)."""
+    from plugins.executor.results import json_cell
+
     rows = frame.head(count).itertuples(index=False)
-    return [[json_value(value) for value in row] for row in rows]
-
-
-def json_value(value: Any) -> Any:
-    """A cell as a JSON value."""
-    if value is None or value is pd.NA or value is pd.NaT:
-        return None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    if isinstance(value, pd.Timestamp):
-        return value.isoformat()
-    if hasattr(value, "item"):
-        return json_value(value.item())
-    if isinstance(value, (str, int, float, bool)):
-        return value
-    return str(value)
+    return [[json_cell(value) for value in row] for row in rows]

@@ -96,3 +96,11 @@ def test_a_table_too_wide_for_sql_is_bad_input_with_valid_json(pandora, tmp_path
     assert len(run.stderr.splitlines()) == 1 and run.stderr.startswith("pandora: BadInput: ")
     schema = pandora("inspect", str(wide), "--representation", "sql", "--json")
     assert schema.exit_code == 2 and schema.json["error"]["type"] == "BadInput"
+
+
+def test_json_values_follow_the_rules_of_every_result(pandora, examples):
+    query = "SELECT 1e999 AS big, 2.5 AS half, 3 AS n, NULL AS missing, x'414243' AS raw"
+    run = pandora("sql", str(examples / "music.sqlite"), query, "--json")
+    assert run.exit_code == 0, run.stderr
+    assert "Infinity" not in run.stdout  # not JSON
+    assert run.json["rows"] == [[None, 2.5, 3, None, "ABC"]]
