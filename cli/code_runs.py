@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cli.output import EXIT_FAILED, print_error_line, print_json, terminal_safe
+from cli.output import EXIT_FAILED, print_error_line, print_json, print_warning, terminal_safe
 from plugins.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ def report_execution(
         line = f" (line {outcome.error.line})" if outcome.error.line else ""
         print_error_line(outcome.error.type, f"{outcome.error.message}{line}")
         if soft_answer is not None:
-            click.echo("pandora: the rows shown are the soft answer of its last comment", err=True)
+            print_warning("the rows shown are the soft answer of its last comment")
         sys.exit(EXIT_FAILED)
 
 
@@ -100,7 +100,7 @@ def print_text(
             note = f"the first {len(rows)} of {outcome.total_rows} rows (--max-rows {max_rows})"
         else:
             note = "cells cut at the executor's size caps"
-        click.echo(f"pandora: the result is truncated: {note}", err=True)
+        print_warning(f"the result is truncated: {note}")
 
 
 def tab_separated(cells: list[str]) -> str:

@@ -13,6 +13,7 @@ from cli.output import (
     json_option,
     print_error_line,
     print_json,
+    print_warning,
     reports_errors,
     terminal_safe,
 )
@@ -71,7 +72,7 @@ def sql_command(
         return
     print_table(result.columns, rows)
     if result.truncated:
-        click.echo(f"pandora: only the first {max_rows} rows are shown (--max-rows)", err=True)
+        print_warning(f"only the first {max_rows} rows are shown (--max-rows)")
 
 
 def report_failure(error_type: str, message: str, as_json: bool, exit_code: int) -> NoReturn:

@@ -86,7 +86,7 @@ def test_max_rows_cuts_the_result_and_says_so(pandora, tmp_path) -> None:
     text = pandora(*arguments, stdin="result = people.name")
     assert text.stdout.splitlines() == ["name", "Ada", "Bob"]
     assert text.stderr.strip() == (
-        "pandora: the result is truncated: the first 2 of 3 rows (--max-rows 2)"
+        "pandora: warning: the result is truncated: the first 2 of 3 rows (--max-rows 2)"
     )
 
 

@@ -73,7 +73,7 @@ def test_max_rows_cuts_and_says_so(pandora, examples):
     database = str(examples / "music.sqlite")
     run = pandora("sql", database, "SELECT title FROM album ORDER BY title", "--max-rows", "2")
     assert run.exit_code == 0, run.stderr
-    assert run.stderr == "pandora: only the first 2 rows are shown (--max-rows)\n"
+    assert run.stderr == "pandora: warning: only the first 2 rows are shown (--max-rows)\n"
     titles = sqlite3.connect(examples / "music.sqlite").execute(
         "SELECT title FROM album ORDER BY title LIMIT 3"
     )
