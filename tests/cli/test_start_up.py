@@ -1,0 +1,63 @@
+"""Commands import what they need when they run it (issue 9, start-up): which
+heavy libraries a command loads, checked in a fresh process. The time itself is
+measured by benchmarks/startup.py, not here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPOSITORY
+
+HEAVY = ("pandas", "pydantic", "sqlalchemy", "sqlglot", "chromadb", "langgraph", "rich")
+
+DRIVER = """
+import atexit, json, sys
+report, heavy = sys.argv[1], sys.argv[2].split(",")
+def write_loaded():
+    with open(report, "w") as handle:
+        json.dump([name for name in heavy if name in sys.modules], handle)
+atexit.register(write_loaded)
+sys.argv = ["pandora", *sys.argv[3:]]
+from cli.main import main
+main(prog_name="pandora")
+"""
+
+
+def loaded_libraries(tmp_path: Path, *arguments: str) -> set[str]:
+    """The HEAVY libraries imported by `pandora ARGUMENTS` (it must succeed)."""
+    report = tmp_path / "loaded.json"
+    command = [sys.executable, "-c", DRIVER, str(report), ",".join(HEAVY), *arguments]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=REPOSITORY)
+    assert completed.returncode == 0, completed.stderr
+    return set(json.loads(report.read_text()))
+
+
+@pytest.fixture
+def small_table(tmp_path: Path) -> Path:
+    path = tmp_path / "small.csv"
+    path.write_text("city,population\nLima,9750000\nOslo,709000\n")
+    return path
+
+
+def test_help_imports_none_of_them(tmp_path):
+    assert loaded_libraries(tmp_path, "--help") == set()
+
+
+def test_inspect_of_a_table_needs_only_pandas(tmp_path, small_table):
+    assert loaded_libraries(tmp_path, "inspect", str(small_table)) == {"pandas"}
+
+
+def test_inspect_of_a_database_does_not_load_the_sql_parser(tmp_path, examples):
+    loaded = loaded_libraries(tmp_path, "inspect", str(examples / "music.sqlite"))
+    assert "sqlglot" not in loaded and "chromadb" not in loaded
+
+
+def test_sql_loads_neither_the_memory_nor_the_agent(tmp_path, small_table):
+    loaded = loaded_libraries(tmp_path, "sql", str(small_table), "SELECT COUNT(*) FROM small")
+    assert "sqlglot" in loaded  # the read-only check
+    assert not loaded & {"chromadb", "langgraph"}
