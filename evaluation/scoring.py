@@ -89,14 +89,15 @@ def value_columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
 def error_category(
     example: Example, rows: Sequence[Sequence[Any]], gold: list[list[Any]], code: str, failed: bool
 ) -> str:
-    """Why a wrong answer is wrong: the program failed; the right values in the wrong shape;
-    the program read other tables than the gold query (when there is one); or else its
-    logic."""
+    """Why a wrong answer is wrong: the program failed; the right values in another shape
+    (other rows or columns, not just another order); the program read other tables than
+    the gold query (when there is one); or else its logic."""
     if failed:
         return "execution error"
     predicted_cells = {normalise_text(cell) for row in rows for cell in row}
     gold_cells = {normalise_text(cell) for row in gold for cell in row}
-    if gold_cells and gold_cells <= predicted_cells:
+    same_shape = len(rows) == len(gold) and {len(r) for r in rows} == {len(r) for r in gold}
+    if gold_cells and gold_cells <= predicted_cells and not same_shape:
         return "answer format"
     gold_tables = tables_of(example.gold_sql)
     if gold_tables and gold_tables != tables_named_in(code, gold_tables | tables_in_code(code)):

@@ -1,0 +1,141 @@
+"""`pandora eval` end to end against a fake OpenAI-compatible server started by the test
+(scripted replies per question and prompt kind), and the runner's pieces."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from evaluation.configurations import CONFIGURATIONS, applicable
+from evaluation.datasets import read_dataset
+from evaluation.datasets.example import Example
+from evaluation.scoring import error_category
+from evaluation.selection import sample_examples, split_by_database
+from tests.conftest import run_pandora
+from tests.evaluation.fake_openai import (
+    FakeOpenAI,
+    code_reply,
+    direct_reply,
+    mode_of,
+    question_of,
+)
+
+PANDAS = {
+    "How many shops are in Oslo?": "result = (shop['city'] == 'Oslo').sum()",
+    "List the shops by opening year, newest first.": "result = shop.sort_values('opened')['name']",
+    "Which shops opened after 2005?": "result = shop[shop['opened'] > 2005]['name']",
+    "What is the total amount of sales of each shop, by name?": (
+        "result = sale.merge(shop, on='shop_id').groupby('name')['amount'].sum()"
+    ),
+}
+DIRECT = {"How many shops are in Oslo?": "2"}
+
+
+def reply(messages: list[dict[str, Any]]) -> str:
+    """Pandas answers (one of them sorted the wrong way); direct answers."""
+    question = question_of(messages)
+    if mode_of(messages) == "direct":
+        return direct_reply(DIRECT.get(question, "no idea"))
+    return code_reply(PANDAS[question])
+
+
+def test_eval_writes_results_and_report_and_resumes(datasets: Path, tmp_path: Path) -> None:
+    """Accuracy per configuration as computed by hand: pandora gets 3 of 4 (the newest-
+    first list is sorted oldest first, a logic error), direct answering 1 of 4. The
+    report and its charts are written; a rerun asks the server nothing."""
+    output = tmp_path / "run"
+    with FakeOpenAI(reply) as fake:
+        environment = {
+            **os.environ,
+            "OPENAI_BASE_URL": fake.base_url,
+            "OPENAI_API_KEY": "t",
+            "PANDORA_MODEL": "fake-model",
+        }
+        arguments = [
+            "eval",
+            str(datasets / "spider"),
+            "--task",
+            "spider",
+            "--sample",
+            "4",
+            "--config",
+            "pandora",
+            "--config",
+            "direct-answer",
+            "--attempts",
+            "1",
+            "--output",
+            str(output),
+            "--json",
+        ]
+        first = run_pandora(*arguments, env=environment)
+        assert first.exit_code == 0, first.stderr
+        calls = len(fake.requests)
+        assert calls == 8
+        second = run_pandora(*arguments, env=environment)
+        assert second.exit_code == 0, second.stderr
+        assert len(fake.requests) == calls
+    summaries = {s["configuration"]: s for s in first.json["configurations"]}
+    assert summaries["pandora"]["correct"] == 3
+    assert summaries["pandora"]["errors"]["wrong logic"] == 1
+    assert summaries["direct-answer"]["correct"] == 1
+    assert summaries["pandora"]["llm_calls_per_question"] == 1.0
+    assert second.json["configurations"] == first.json["configurations"]
+    lines = (output / "results.jsonl").read_text().splitlines()
+    assert len(lines) == 8
+    report = (output / "report.md").read_text()
+    assert "| pandora | 4 | 75.0% |" in report
+    for chart in ("accuracy.png", "errors.png", "cost.png"):
+        assert (output / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_eval_refuses_an_unknown_configuration(datasets: Path) -> None:
+    """Bad input: exit 2 naming the configuration, before any question is asked."""
+    refused = run_pandora(
+        "eval", str(datasets / "spider"), "--task", "spider", "--config", "magic", "--json"
+    )
+    assert refused.exit_code == 2
+    assert "magic" in refused.json["error"]["message"]
+
+
+def example(gold_sql: str | None = None) -> Example:
+    """A minimal Spider example."""
+    return Example(id="x", task="spider", question="q", sources=[], database="d", gold_sql=gold_sql)
+
+
+def test_error_categories() -> None:
+    """Failed program; right values in the wrong shape; other tables than the gold
+    query reads; otherwise the logic."""
+    gold = [["Oslo", 2]]
+    sql = "SELECT city, count(*) FROM shop GROUP BY city"
+    assert error_category(example(sql), [], gold, "", failed=True) == "execution error"
+    assert error_category(example(sql), [["Oslo"], [2]], gold, "", False) == "answer format"
+    assert error_category(example(sql), [["x", 1]], gold, "result = sale['x']", False) == (
+        "wrong schema linking"
+    )
+    assert error_category(example(sql), [["x", 1]], gold, "result = shop['x']", False) == (
+        "wrong logic"
+    )
+
+
+def test_database_split_is_disjoint_and_samples_are_seeded(datasets: Path) -> None:
+    """Build and eval halves share no database; the same seed gives the same sample."""
+    examples = [
+        e.model_copy(update={"database": f"db{n % 4}", "id": str(n)})
+        for n, e in enumerate(read_dataset("spider", datasets / "spider") * 3)
+    ]
+    build = {e.database for e in split_by_database(examples, 7, "build")}
+    evaluate = {e.database for e in split_by_database(examples, 7, "eval")}
+    assert build and evaluate and not build & evaluate
+    assert build | evaluate == {"db0", "db1", "db2", "db3"}
+    first = [e.id for e in sample_examples(examples, 3, count=5)]
+    assert first == [e.id for e in sample_examples(examples, 3, count=5)]
+    assert len(first) == 5
+
+
+def test_representation_ablations_fit_the_task() -> None:
+    """SQL only where there are tables, NetworkX only over knowledge graphs."""
+    assert applicable("sql", "spider") and not applicable("sql", "webqsp")
+    assert applicable("networkx", "spider4sparql") and not applicable("networkx", "wikitq")
+    assert CONFIGURATIONS["text-to-sql"].max_attempts == 1
