@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("cli.plugins:plugins_command", "Installed plugins, and any that failed."),
     "doctor": ("cli.doctor:doctor_command", "The sandbox layers generated code gets here."),
     "translate": ("cli.translate:translate_command", "Translate SQL into commented pandas."),
+    "eval": ("cli.evaluate:eval_command", "Measure accuracy on a benchmark; write a report."),
     "serve": ("cli.serve:serve_command", "Serve the sources to assistants and IDEs over MCP."),
 }
 
