@@ -23,10 +23,7 @@ from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
 from plugins.knowledge_graph.graph import Statement
 from plugins.knowledge_graph.graphml import GRAPH_EXTENSIONS, read_graph_file
-from plugins.knowledge_graph.memory_store import InMemoryKnowledgeGraph
 from plugins.knowledge_graph.rdf_files import RDF_EXTENSIONS, read_rdf_file
-from plugins.knowledge_graph.sparql_client import SparqlClient
-from plugins.knowledge_graph.sparql_store import SparqlKnowledgeGraph
 from plugins.knowledge_graph.terms import named_node, spelled_iri
 from plugins.knowledge_graph.triples_tsv import read_triples_tsv
 from plugins.model import Source, SourceKind
@@ -74,6 +71,8 @@ class KnowledgeGraphFileLoader:
         path = Path(location)
         if not path.is_file():
             raise BadInputError(f"{location}: no such file")
+        from plugins.knowledge_graph.memory_store import InMemoryKnowledgeGraph  # start-up speed
+
         kg = InMemoryKnowledgeGraph.from_triples(
             location, self.read(location), label_languages(), label_predicates_setting()
         )
@@ -96,6 +95,9 @@ class SparqlEndpointLoader:
             raise BadInputError(
                 f"{location}: a SPARQL endpoint is named sparql+http(s)://host/path"
             )
+        from plugins.knowledge_graph.sparql_client import SparqlClient  # start-up speed
+        from plugins.knowledge_graph.sparql_store import SparqlKnowledgeGraph
+
         client = SparqlClient(rest, _sparql_timeout(location))
         client.ask("ASK { ?s ?p ?o }")
         kg = SparqlKnowledgeGraph(location, client, label_languages(), label_predicates_setting())
