@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from plugins.executor.models import Cell, CodeError, ExecutionResult, Limits
-from plugins.executor.results import valid_text
+from plugins.executor.results import terminal_safe, valid_text
 
 UNKNOWN_TYPE = "Error"
 _NOT_IDENTIFIER = re.compile(r"\W+")
@@ -64,8 +64,9 @@ def identifier(name: Any, limit: int) -> str:
 
 
 def one_line(text: Any, limit: int) -> str:
-    """`text` on one line (runs of whitespace become one space), cut at `limit`."""
-    return valid_text(" ".join(_as_str(text)[: limit * 4].split())[:limit])
+    """`text` on one line (runs of whitespace become one space, control
+    characters escapes), cut at `limit`."""
+    return terminal_safe(valid_text(" ".join(_as_str(text)[: limit * 4].split())))[:limit]
 
 
 def _capped_table(

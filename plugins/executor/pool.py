@@ -228,6 +228,11 @@ class ExecutorPool:
         )
         return WorkerSpec(sources=sources, representation=representation, limits=self.limits)
 
+    def template_pids(self) -> list[int]:
+        """Process ids of the idle templates (for diagnostics and tests)."""
+        with self._condition:
+            return [t.process.pid for templates in self._slots.idle.values() for t in templates]
+
     def warm(self, workspace: Workspace, representation: str = "pandas") -> LockdownReport:
         """Start a template now (cold start off the first call's clock)."""
         template = self._acquire(self.spec_for(workspace, representation))

@@ -30,7 +30,17 @@ def _guarded_import(
     fromlist: tuple[str, ...] | None = (),
     level: int = 0,
 ) -> Any:
-    """`import x.y` / `from x import y` for allowlisted modules only."""
+    """`import x.y` / `from x import y` for allowlisted modules only.
+
+    C code that imports a helper while a program runs (numpy's
+    `numpy._core._dtype` inside `str(dtype)`, `_strptime` inside `strptime`)
+    goes through this function too, as `PyImport_Import` does: with a list
+    as `fromlist`, which an import statement never passes. It gets the real
+    module when the helper belongs to an allowed package or is a private
+    standard-library helper; the program never sees it.
+    """
+    if isinstance(fromlist, list) and not level and _library_helper(name):
+        return importlib.import_module(name)
     if level or not module_is_allowed(name) or any(attribute_is_closed(p) for p in name.split(".")):
         raise SandboxViolation(f"import of {name!r} is not allowed in the executor")
     module = importlib.import_module(name)
@@ -38,6 +48,12 @@ def _guarded_import(
         return GuardedModule(module)
     top = name.split(".", 1)[0]
     return GuardedModule(importlib.import_module(top))
+
+
+def _library_helper(name: str) -> bool:
+    """A module C code may import for itself: part of an allowed package, or
+    a private standard-library helper such as `_strptime`."""
+    return module_is_allowed(name) or (name.startswith("_") and name.isidentifier())
 
 
 def _safe_getattr(obj: Any, name: str, *default: Any) -> Any:

@@ -1,6 +1,7 @@
-"""Run as a script: lock this process down as a worker does, then try each
-forbidden operation with plain Python (no AST check, no restricted builtins)
-and print what happened as JSON. Used by test_kernel_layers.py."""
+"""Run as a script: lock this process down as a run's child does, then try
+each forbidden operation with plain Python (no AST check, no restricted
+builtins) and print what happened as JSON. Used by test_kernel_layers.py,
+which copies it beside a `.env` canary and runs it from there."""
 
 from __future__ import annotations
 
@@ -42,6 +43,10 @@ def main() -> None:
         "unlink": attempt(lambda: os.unlink(readable_file)),
         "read_outside": attempt(lambda: os.open("/etc/hostname", os.O_RDONLY)),
         "read_source": attempt(lambda: os.open(readable_file, os.O_RDONLY)),
+        "read_dotenv_beside_script": attempt(
+            lambda: os.open(os.path.join(os.path.dirname(__file__), ".env"), os.O_RDONLY)
+        ),
+        "list_working_directory": attempt(lambda: os.listdir(os.getcwd())),
         "raise_rlimit": attempt(
             lambda: resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
         ),

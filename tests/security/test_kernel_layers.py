@@ -5,6 +5,7 @@ bypassed), must be refused by the kernel."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,12 +22,17 @@ def probe(tmp_path_factory: pytest.TempPathFactory, listener) -> dict:
     directory = tmp_path_factory.mktemp("kernel")
     readable = directory / "data.csv"
     readable.write_text("a,b\n1,2\n")
+    caller = tmp_path_factory.mktemp("caller")  # the calling script's directory
+    (caller / ".env").write_text("OPENAI_API_KEY=canary\n")
+    script = caller / PROBE.name
+    shutil.copy(PROBE, script)
     completed = subprocess.run(
-        [sys.executable, str(PROBE), str(directory), str(readable), str(listener.port)],
+        [sys.executable, str(script), str(directory), str(readable), str(listener.port)],
         capture_output=True,
         text=True,
         timeout=60,
         check=True,
+        cwd=caller,
     )
     found = json.loads(completed.stdout)
     found["directory"] = directory
@@ -51,6 +57,8 @@ def test_every_layer_is_active_on_this_machine(probe: dict) -> None:
         "open_create_readonly_flags",
         "unlink",
         "read_outside",
+        "read_dotenv_beside_script",
+        "list_working_directory",
         "raise_rlimit",
         "memory",
     ],
@@ -66,6 +74,7 @@ def test_the_kernel_refuses(probe: dict, operation: str) -> None:
 
 def test_nothing_reached_the_outside(probe: dict, listener) -> None:
     assert sorted(p.name for p in probe["directory"].iterdir()) == ["data.csv"]
+    assert "canary" not in json.dumps(probe["outcomes"])
     assert listener.connections == []
 
 
