@@ -1,6 +1,7 @@
 """Embeddings: the offline default, selection by name, and the opt-in providers."""
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -9,7 +10,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import numpy as np
 import pytest
 
-from memory.embeddings import HashedNgramEmbedding, get_embedding
+from memory.embeddings import HashedNgramEmbedding, get_embedding, spec_for_name
+from memory.embeddings.combined import LEXICAL_WEIGHT
 from memory.embeddings.onnx_minilm import OnnxMiniLMEmbedding
 from memory.embeddings.sentence_transformer import SentenceTransformerEmbedding
 from plugins.errors import BadInputError, PandoraError
@@ -44,17 +46,63 @@ def test_hashed_similarity_follows_shared_wording():
     assert first @ second > first @ third
 
 
+def test_e5_vectors_are_unit_length_and_find_a_paraphrase():
+    embedding = get_embedding("e5")
+    stored = embedding.embed(["How many stadiums are recorded in the database?", QUESTIONS[2]])
+    asked = embedding.embed(["what is the number of stadiums?"], query=True)[0]
+    assert stored.shape == (2, 384)
+    assert np.allclose(np.linalg.norm(stored, axis=1), 1.0, atol=1e-4)
+    assert stored[0] @ asked > stored[1] @ asked
+    assert not np.allclose(
+        embedding.embed(QUESTIONS[:1])[0], embedding.embed(QUESTIONS[:1], query=True)[0]
+    )
+
+
+def test_the_combined_default_weighs_both_similarities():
+    combined = get_embedding(None)
+    vectors = combined.embed(QUESTIONS)
+    assert vectors.shape == (3, 384 + 512)
+    semantic, lexical = (
+        get_embedding("e5").embed(QUESTIONS),
+        HashedNgramEmbedding().embed(QUESTIONS),
+    )
+    weight = LEXICAL_WEIGHT**2
+    expected = (semantic[0] @ semantic[1] + weight * lexical[0] @ lexical[1]) / (1 + weight)
+    assert vectors[0] @ vectors[1] == pytest.approx(expected, abs=1e-5)
+
+
+def test_loading_e5_leaves_no_thread_setting_for_later_processes():
+    """The model runs on one OpenMP thread; processes started after it must not inherit that."""
+    script = (
+        "import os; from memory.embeddings import get_embedding;"
+        "get_embedding('e5').embed(['q']); print(os.environ.get('OMP_NUM_THREADS'))"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, env=environment
+    )
+    assert shown.stdout.strip() == "None"
+
+
 def test_embedding_names_select_providers():
-    assert get_embedding(None).name == "hashed-ngrams-v1-512"
+    assert get_embedding(None).name == "multilingual-e5-small-q4+0.5*hashed-ngrams-v1-512"
+    assert get_embedding("e5").name == "multilingual-e5-small-q4"
+    assert get_embedding("hashed").name == "hashed-ngrams-v1-512"
     assert get_embedding("hashed:256").name == "hashed-ngrams-v1-256"
     assert get_embedding("openai:text-embedding-3-small").name == "openai:text-embedding-3-small"
     assert get_embedding("sentence-transformers:/models/bge-large-en-v1.5").name == (
         "sentence-transformers:bge-large-en-v1.5"
     )
     assert get_embedding("onnx-minilm").name == "onnx-minilm-l6-v2"
-    for bad in ("word2vec", "hashed:abc", "hashed:4", "openai:"):
+    for bad in ("word2vec", "hashed:abc", "hashed:4", "openai:", "e5:large"):
         with pytest.raises(BadInputError):
             get_embedding(bad)
+
+
+def test_the_setting_of_a_recorded_embedding_is_found_from_its_name():
+    for spec in ("e5+hashed", "e5", "hashed", "hashed:1024", "onnx-minilm", "openai:m"):
+        assert spec_for_name(get_embedding(spec).name) == spec
+    assert spec_for_name("sentence-transformers:bge-large-en-v1.5") is None
 
 
 def test_opt_in_models_missing_on_disk_give_a_clear_error(tmp_path, monkeypatch):

@@ -8,7 +8,7 @@ import chromadb
 import pytest
 
 from memory.backend import MemoryStoreError, chroma_settings
-from memory.embeddings import HashedNgramEmbedding
+from memory.embeddings import HashedNgramEmbedding, get_embedding
 from memory.settings import MemorySettings
 from memory.store import (
     FORMAT_VERSION,
@@ -85,7 +85,7 @@ def test_stats_report_counts_and_embedding(store):
     stats = store.stats()
     assert stats.by_kind == {"kg": 1, "table": 1}
     assert stats.by_verified == {"executed": 1, "gold": 1}
-    assert stats.embedding == "hashed-ngrams-v1-512+masked"
+    assert stats.embedding == store.embedding_identity == get_embedding(None).name
 
 
 def test_another_embedding_is_refused_until_reindex(settings, store):
@@ -96,7 +96,7 @@ def test_another_embedding_is_refused_until_reindex(settings, store):
     with pytest.raises(EmbeddingMismatchError):
         other.nearest(other.embed_questions(["q"])[0], 1)
     assert other.reindex() == 1
-    assert other.recorded_embedding == "hashed-ngrams-v1-128+masked"
+    assert other.recorded_embedding == "hashed-ngrams-v1-128"
     hits = other.nearest(other.embed_questions(["How many cities?"])[0], 1)
     assert hits[0].demonstration.question == "How many cities?"
     assert len(hits[0].demonstration.id) == 32
@@ -104,10 +104,24 @@ def test_another_embedding_is_refused_until_reindex(settings, store):
     assert not reopened.embedding_matches()
 
 
+def test_the_mismatch_error_says_how_to_move_the_store_or_keep_it(memory_home):
+    """A store of the previous default (hashed, masked) opened with today's default."""
+    previous = MemorySettings(home=memory_home, embedding="hashed", masking=True)
+    DemonstrationStore.open(previous, load_seed=False).add(make_demo("How many cities?"))
+    current = DemonstrationStore.open(MemorySettings(home=memory_home))
+    assert current.count() == 1  # the seed is not added with the wrong vectors
+    with pytest.raises(EmbeddingMismatchError) as raised:
+        current.nearest(current.embed_questions(["q"], query=True)[0], 1)
+    message = str(raised.value)
+    assert "\n" not in message and "'hashed-ngrams-v1-512+masked'" in message
+    assert "run `pandora memory reindex`" in message
+    assert "PANDORA_EMBEDDING=hashed PANDORA_MEMORY_MASKING=1" in message
+
+
 def test_masking_is_part_of_the_embedding_identity(memory_home, store):
-    unmasked = MemorySettings(home=memory_home, masking=False)
+    masked = MemorySettings(home=memory_home, masking=not store.masking)
     with pytest.raises(EmbeddingMismatchError):
-        DemonstrationStore.open(unmasked, load_seed=False).add(make_demo("Q?"))
+        DemonstrationStore.open(masked, load_seed=False).add(make_demo("Q?"))
 
 
 def test_a_reindex_interrupted_after_copying_is_finished_on_open(settings, store):
@@ -118,7 +132,7 @@ def test_a_reindex_interrupted_after_copying_is_finished_on_open(settings, store
     other.reindex()
     other._finish_interrupted_reindex = finish
     reopened = DemonstrationStore.open(settings, load_seed=False)
-    assert reopened.recorded_embedding == "hashed-ngrams-v1-64+masked"
+    assert reopened.recorded_embedding == "hashed-ngrams-v1-64"
     assert reopened.count() == 2 and reopened.retrievable_count() == 1
     names = {c.name for c in reopened.client.list_collections()}
     assert not any(name.endswith(REINDEX_SUFFIX) for name in names)

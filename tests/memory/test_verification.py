@@ -7,6 +7,13 @@ from tests.conftest import EXAMPLES
 CITIES = str(EXAMPLES / "cities.csv")
 
 
+def test_answers_stored_as_text_equal_the_same_answers_as_json_values():
+    """Before results kept their JSON types, stored answers were text ("3")."""
+    assert answers_match([[3, "Paris", 2.5, None, True]], [["3", "Paris", "2.5", "None", "True"]])
+    assert answers_match([["Lagos", 15388000]], [["Lagos", "15388000"]])
+    assert not answers_match([[3]], [["4"]])
+
+
 def test_answers_match_ignores_order_case_and_number_formatting():
     assert answers_match([["b", "2"], ["A", "1.0"]], [["a", "1"], ["B", "2.000"]])
     assert answers_match([["0.3333333"]], [["0.33333333"]])
@@ -17,15 +24,16 @@ def test_answers_match_ignores_order_case_and_number_formatting():
 def test_gold_when_the_expected_answer_comes_back():
     workspace = open_workspace([CITIES])
     code = "result = int((cities['Country'] == 'India').sum())"
-    outcome = verify_code(code, workspace, "pandas", expected=[["2"]])
-    assert (outcome.verified, outcome.answer, outcome.problem) == ("gold", [["2"]], None)
+    for expected in ([[2]], [["2"]]):  # a JSON value, or text as stored before
+        outcome = verify_code(code, workspace, "pandas", expected=expected)
+        assert (outcome.verified, outcome.answer, outcome.problem) == ("gold", [[2]], None)
 
 
 def test_a_different_answer_is_refused_with_both_answers_in_the_message():
     workspace = open_workspace([CITIES])
-    outcome = verify_code("result = 3", workspace, "pandas", expected=[["2"]])
+    outcome = verify_code("result = 3", workspace, "pandas", expected=[[2]])
     assert not outcome.passed
-    assert "got [['3']]" in outcome.problem and "expected [['2']]" in outcome.problem
+    assert "got [[3]]" in outcome.problem and "expected [[2]]" in outcome.problem
 
 
 def test_failing_code_and_empty_answers_are_refused():
@@ -50,7 +58,7 @@ def test_build_demonstration_records_kind_schema_and_fingerprint():
         locations=[str(EXAMPLES / "music.sqlite")],
         representation="sql",
     )
-    assert outcome.passed and demo.answer == [["6"]]
+    assert outcome.passed and demo.answer == [[6]]
     assert demo.kind == "database" and demo.verified == "executed"
     assert "CREATE TABLE" in demo.schema_ and "Night Owls" not in demo.schema_
     assert demo.schema_fingerprint == schema_fingerprint(demo.schema_)
