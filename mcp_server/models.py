@@ -8,8 +8,6 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
-from plugins.descriptions import BoxDescription
-
 SourceStatus = Literal["loading", "ready", "failed"]
 
 
@@ -44,8 +42,9 @@ class SourceSchema(BaseModel):
     kind: str
     representation: str
     schema_text: str = Field(description="the schema as code: pandas BOXes, DDL or NetworkX")
-    boxes: list[BoxDescription] = Field(
-        default_factory=list, description="the BOXes (pandas representation only)"
+    boxes: list[str] = Field(
+        default_factory=list,
+        description="pandas only: the BOX names, the variables your pandas code can use",
     )
 
 

@@ -9,14 +9,13 @@ lists find them.
 
 from __future__ import annotations
 
-import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.resources import FunctionResource
 
 from mcp_server.calls import focus_for, loaded_state
 from mcp_server.models import SourceList
-from mcp_server.schemas import representations_of, source_info, source_schema
+from mcp_server.schemas import representations_of, source_info
 from mcp_server.state import ServerState
 from plugins import Source
 from plugins.errors import PandoraError
@@ -71,7 +70,7 @@ async def read_schema(
         workspace = state.catalog.workspace([source])
         names = [name.strip() for name in entities.split(",") if name.strip()]
         focus = focus_for(workspace, names, hops, None)
-        described = await anyio.to_thread.run_sync(source_schema, workspace, representation, focus)
+        described = await state.schemas.get(workspace, representation, focus)
     except PandoraError as error:
         raise ResourceError(str(error)) from error
     return described.schema_text
@@ -88,10 +87,10 @@ def add_schema_resources(server: MCPServer, state: ServerState) -> None:
 
 
 def _schema_resource(state: ServerState, source: Source, representation: str) -> FunctionResource:
-    def read() -> str:
+    async def read() -> str:
         workspace = state.catalog.workspace([source.name])
         try:
-            return source_schema(workspace, representation, None).schema_text
+            return (await state.schemas.get(workspace, representation, None)).schema_text
         except PandoraError as error:
             raise ResourceError(str(error)) from error
 

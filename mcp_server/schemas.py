@@ -3,10 +3,14 @@ each representation (shared by the tools and the resources)."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
+import anyio
+
 from mcp_server.catalog import CatalogEntry
 from mcp_server.models import SourceInfo, SourceSchema
 from plugins import Focus, Source, Workspace, get_registry
-from plugins.descriptions import describe_box
 from plugins.errors import BadInputError
 from plugins.pandas_box import workspace_boxes
 
@@ -37,7 +41,8 @@ def source_info(entry: CatalogEntry) -> SourceInfo:
 
 def source_schema(workspace: Workspace, representation: str, focus: Focus | None) -> SourceSchema:
     """The schema text of the one source of `workspace` in `representation`
-    (and its BOXes, for the pandas representation)."""
+    (and its BOX names, for the pandas representation: the text has their
+    fields, row counts and keys)."""
     source = workspace.sources[0]
     chosen = get_registry().representation(representation)
     if source.kind not in chosen.kinds:
@@ -52,5 +57,32 @@ def source_schema(workspace: Workspace, representation: str, focus: Focus | None
         kind=source.kind,
         representation=representation,
         schema_text=chosen.render_schema(workspace, focus),
-        boxes=[describe_box(box) for box in boxes],
+        boxes=[box.name for box in boxes],
     )
+
+
+class SchemaCache:
+    """Schemas already built, by source, representation and focus: the sources
+    are loaded once and never change while the server runs, so a schema is
+    built once (in a thread) and then answered from memory."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._entries: OrderedDict[tuple[str, str, Focus | None], SourceSchema] = OrderedDict()
+        self._lock = threading.Lock()
+
+    async def get(
+        self, workspace: Workspace, representation: str, focus: Focus | None
+    ) -> SourceSchema:
+        """The schema of the one source of `workspace` (see `source_schema`)."""
+        key = (workspace.sources[0].name, representation, focus)
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        described = await anyio.to_thread.run_sync(source_schema, workspace, representation, focus)
+        with self._lock:
+            self._entries[key] = described
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return described

@@ -15,6 +15,7 @@ import anyio
 from agent.llm import LLMNotConfiguredError, configured_chat_model
 from mcp_server.catalog import SourceCatalog
 from mcp_server.config import ServerConfig, ServerSettings
+from mcp_server.schemas import SchemaCache
 from memory import DemonstrationStore
 from plugins.errors import PandoraError
 from plugins.executor import default_pool
@@ -64,6 +65,7 @@ class ServerState:
     settings: ServerSettings
     catalog: SourceCatalog
     gate: ExecutionGate
+    schemas: SchemaCache = field(default_factory=SchemaCache)
     _store: DemonstrationStore | None = None
     _store_lock: threading.Lock = field(default_factory=threading.Lock)
     _chat_model: BaseChatModel | None = None

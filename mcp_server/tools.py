@@ -24,7 +24,7 @@ from mcp_server.parameters import (
     SourceName,
     SourceNames,
 )
-from mcp_server.schemas import source_info, source_schema
+from mcp_server.schemas import source_info
 from plugins import Workspace
 from plugins.descriptions import first_rows
 from plugins.errors import BadInputError
@@ -67,7 +67,7 @@ async def describe_source(
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace([source])
     focus = focus_for(workspace, entities, hops, question)
-    return await anyio.to_thread.run_sync(source_schema, workspace, representation, focus)
+    return await state.schemas.get(workspace, representation, focus)
 
 
 async def preview_box(
