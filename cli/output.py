@@ -114,6 +114,8 @@ def reports_errors(command: Callable[..., Any]) -> Callable[..., Any]:
             fail(str(error), as_json, EXIT_BAD_INPUT, BAD_INPUT)
         except PandoraError as error:
             fail(str(error), as_json, EXIT_FAILED, type(error).__name__)
+        except (click.ClickException, click.exceptions.Exit):
+            raise  # usage errors and exits are click's to report
         except Exception as error:
             if as_json:
                 print_json(error_payload(type(error).__name__, str(error)))
