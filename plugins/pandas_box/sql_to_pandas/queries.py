@@ -12,6 +12,14 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from plugins.pandas_box.sql_to_pandas.aggregates import (
+    aggregate_method,
+    aggregate_parts,
+    aggregates_in,
+    columns_outside_aggregates,
+    numeric_if_text,
+    unique_by_sql,
+)
 from plugins.pandas_box.sql_to_pandas.contexts import (
     AGGREGATE_KINDS,
     GroupedContext,
@@ -26,6 +34,19 @@ from plugins.pandas_box.sql_to_pandas.expressions import (
     ExpressionTranslator,
     construct_name,
 )
+from plugins.pandas_box.sql_to_pandas.joins import prefixed, split_join_condition
+from plugins.pandas_box.sql_to_pandas.naming import (
+    OrderKey,
+    dataframe_code,
+    frame_column,
+    keys_code,
+    output_name,
+    readable,
+    sort_code,
+    sql_text,
+    unique_name,
+    unique_names,
+)
 from plugins.pandas_box.sql_to_pandas.program import Program
 from plugins.pandas_box.sql_to_pandas.scope import Catalog, Relation, Scope, ValueKind
 
@@ -38,19 +59,6 @@ class QueryOutput:
     columns: list[str]
     kinds: list[ValueKind]
     one_row: bool = False
-
-
-@dataclass(frozen=True)
-class OrderKey:
-    """One ORDER BY key: a column of the result (possibly hidden) and its direction."""
-
-    column: str
-    ascending: bool
-
-
-def sql_text(node: exp.Expression) -> str:
-    """`node` as SQLite SQL, for comments."""
-    return node.sql(dialect="sqlite")
 
 
 class QueryTranslator:
@@ -493,206 +501,3 @@ class QueryTranslator:
         keys, _ = self._order_keys(node, items, left.columns, None)
         self._finish(node, target, keys, [])
         return QueryOutput(target, left.columns, left.kinds)
-
-
-def sort_code(keys: list[OrderKey]) -> str:
-    """`.sort_values(...)` for ORDER BY keys: NULL sorts first ascending, last descending.
-
-    pandas has one NULL position per call, so keys of mixed directions are
-    sorted one at a time, last key first (each sort is stable).
-    """
-    directions = {key.ascending for key in keys}
-    if len(directions) == 1:
-        ascending = keys[0].ascending
-        na_position = "first" if ascending else "last"
-        return (
-            f".sort_values({keys_code([key.column for key in keys])}, ascending={ascending}, "
-            f"na_position={na_position!r}, kind='stable')"
-        )
-    return "".join(sort_code([key]) for key in reversed(keys))
-
-
-def split_join_condition(
-    condition: exp.Expression | None, known: Scope, joined: Relation
-) -> tuple[list[str], list[str], exp.Expression | None]:
-    """Equalities between a column already in the frame and a column of the joined
-    relation become merge keys; the rest of the condition is returned to filter on."""
-    if condition is None:
-        return [], [], None
-    left_keys: list[str] = []
-    right_keys: list[str] = []
-    rest: list[exp.Expression] = []
-    for part in conjuncts(condition):
-        pair = equality_columns(part)
-        for first, second in [pair, pair[::-1]] if pair else []:
-            left = known.resolve(first.table or None, first.name)
-            right = joined.find(second.name)
-            names_joined = not second.table or second.table.lower() == joined.qualifier.lower()
-            if left is not None and right is not None and names_joined:
-                left_keys.append(left.key)
-                right_keys.append(f"{joined.qualifier}.{right}")
-                break
-        else:
-            rest.append(part)
-    leftover = None
-    for part in rest:
-        leftover = part if leftover is None else exp.and_(leftover, part)
-    return left_keys, right_keys, leftover
-
-
-def conjuncts(condition: exp.Expression) -> list[exp.Expression]:
-    """The parts of `a AND b AND c`."""
-    if isinstance(condition, exp.And):
-        return [*conjuncts(condition.this), *conjuncts(condition.expression)]
-    if isinstance(condition, exp.Paren):
-        return conjuncts(condition.this)
-    return [condition]
-
-
-def equality_columns(condition: exp.Expression) -> tuple[exp.Column, exp.Column] | None:
-    """The two columns of `a.x = b.y`, None for any other condition."""
-    if isinstance(condition, exp.EQ):
-        left, right = condition.this, condition.expression
-        if isinstance(left, exp.Column) and isinstance(right, exp.Column):
-            return left, right
-    return None
-
-
-def prefixed(code: str, relation: Relation) -> str:
-    """Rows of a relation with its columns named `qualifier.column`."""
-    return f"{code}.add_prefix({relation.qualifier + '.'!r})"
-
-
-def keys_code(keys: list[str]) -> str:
-    """One key as a string, several as a list."""
-    return repr(keys[0]) if len(keys) == 1 else repr(keys)
-
-
-def frame_column(code: str, frame: str) -> str | None:
-    """The column name when `code` is just `frame['name']`, else None."""
-    prefix = f"{frame}["
-    if code.startswith(prefix) and code.endswith("]") and code.count("[") == 1:
-        inner = code[len(prefix) : -1]
-        if inner[:1] in "'\"" and inner[-1:] == inner[:1]:
-            return inner[1:-1]
-    return None
-
-
-def unique_name(base: str, taken: dict[str, object] | set[str]) -> str:
-    """`base`, or `base_2`, `base_3`... whichever is not taken."""
-    name, counter = base, 2
-    while name in taken:
-        name, counter = f"{base}_{counter}", counter + 1
-    return name
-
-
-def unique_names(names: list[str]) -> list[str]:
-    """Column names made distinct (two SELECT items may share a name)."""
-    taken: set[str] = set()
-    result = []
-    for name in names:
-        unique = unique_name(name, taken)
-        taken.add(unique)
-        result.append(unique)
-    return result
-
-
-def unique_by_sql(nodes: list) -> list:
-    """Nodes with distinct SQL text, first occurrence kept."""
-    seen: dict[str, exp.Expression] = {}
-    for node in nodes:
-        seen.setdefault(column_sql(node), node)
-    return list(seen.values())
-
-
-def outside_subqueries(node: exp.Expression):
-    """Every node of `node`'s tree that is not inside a nested query."""
-    yield node
-    for child in node.iter_expressions():
-        if isinstance(child, exp.Query | exp.Subquery):
-            continue
-        yield from outside_subqueries(child)
-
-
-def aggregates_in(node: exp.Expression) -> list[exp.AggFunc]:
-    """The aggregates of an expression, not counting those of its subqueries."""
-    return [part for part in outside_subqueries(node) if isinstance(part, exp.AggFunc)]
-
-
-def columns_outside_aggregates(node: exp.Expression) -> list[exp.Column]:
-    """Columns an expression uses directly, outside aggregates and subqueries."""
-    if isinstance(node, exp.AggFunc | exp.Query | exp.Subquery):
-        return []
-    if isinstance(node, exp.Column):
-        return [] if isinstance(node.this, exp.Star) else [node]
-    return [
-        column for child in node.iter_expressions() for column in columns_outside_aggregates(child)
-    ]
-
-
-AGGREGATE_FUNCTIONS = {
-    exp.Count: "count",
-    exp.Sum: "sum",
-    exp.Avg: "avg",
-    exp.Min: "min",
-    exp.Max: "max",
-}
-
-
-def aggregate_parts(node: exp.AggFunc) -> tuple[str, exp.Expression | None, bool]:
-    """(function, argument or None for COUNT(*), whether DISTINCT)."""
-    function = next(
-        (name for kind, name in AGGREGATE_FUNCTIONS.items() if isinstance(node, kind)), None
-    )
-    if function is None:
-        raise UntranslatableSql(f"the aggregate {construct_name(node)}", sql_text(node))
-    argument = node.this
-    distinct = isinstance(argument, exp.Distinct)
-    if distinct:
-        if len(argument.expressions) != 1:
-            raise UntranslatableSql("DISTINCT over several values", sql_text(node))
-        argument = argument.expressions[0]
-    if isinstance(argument, exp.Star) or (
-        function == "count" and isinstance(argument, exp.Literal)
-    ):
-        return function, None, distinct
-    return function, argument, distinct
-
-
-def numeric_if_text(values: Expr, function: str) -> str:
-    """SUM and AVG read text as numbers in SQLite; pandas must be told."""
-    if values.kind == "text" and function in ("sum", "avg"):
-        return f"pd.to_numeric({values.code}, errors='coerce')"
-    return values.code
-
-
-def aggregate_method(function: str, distinct: bool) -> str:
-    """The pandas method of an aggregate; SUM of nothing is NULL in SQL, so min_count=1."""
-    if function == "count":
-        return "nunique()" if distinct else "count()"
-    return {"sum": "sum(min_count=1)", "avg": "mean()", "min": "min()", "max": "max()"}[function]
-
-
-def output_name(item: exp.Expression) -> str:
-    """The column name SQLite gives a SELECT item: its alias, its column name, or its text."""
-    if isinstance(item, exp.Alias):
-        return item.alias
-    if isinstance(item, exp.Column):
-        return item.name
-    return sql_text(item)
-
-
-def readable(column: str) -> str:
-    """A column name fit to be part of another name (`T1.age` -> `age`)."""
-    return column.rsplit(".", 1)[-1].replace(" ", "_").lower()
-
-
-def dataframe_code(columns: dict[str, Expr], one_row: bool, frame: str) -> str:
-    """`pd.DataFrame({...})` of the selected values; single values make one row."""
-    if one_row:
-        body = ", ".join(f"{name!r}: [{value.code}]" for name, value in columns.items())
-        return f"pd.DataFrame({{{body}}})"
-    body = ", ".join(f"{name!r}: {value.code}" for name, value in columns.items())
-    if all(value.scalar for value in columns.values()):
-        return f"pd.DataFrame({{{body}}}, index={frame}.index)"
-    return f"pd.DataFrame({{{body}}})"
