@@ -22,6 +22,8 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
 PANDORA = [sys.executable, "-m", "cli"]
+HELP_TARGET_SECONDS = 0.3
+SMALL_SOURCE_TARGET_RATIO = 1.5
 
 
 def commands(small_table: Path) -> dict[str, list[str]]:
@@ -64,9 +66,21 @@ def main() -> None:
         timed = median_seconds(commands(small_table), repeat)
     baseline = next(iter(timed.values()))
     print(f"median of {repeat} runs each, Python {sys.version.split()[0]}")
-    print(f"{'command':40} {'seconds':>8} {'x import pandas':>16}")
+    print(f"{'command':40} {'seconds':>8} {'x import pandas':>16}  target")
     for label, seconds in timed.items():
-        print(f"{label:40} {seconds:8.3f} {seconds / baseline:16.2f}")
+        ratio = seconds / baseline
+        print(f"{label:40} {seconds:8.3f} {ratio:16.2f}  {verdict(label, seconds, ratio)}")
+
+
+def verdict(label: str, seconds: float, ratio: float) -> str:
+    """The issue's target for this command, and whether this run met it."""
+    if label == "pandora --help":
+        met = seconds < HELP_TARGET_SECONDS
+        return f"< {HELP_TARGET_SECONDS} s: {'met' if met else 'MISSED'}"
+    if "small.csv" in label:
+        met = ratio <= SMALL_SOURCE_TARGET_RATIO
+        return f"<= {SMALL_SOURCE_TARGET_RATIO}x: {'met' if met else 'MISSED'}"
+    return ""
 
 
 if __name__ == "__main__":
