@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from cli.output import json_option, print_json, reports_errors
+from cli.output import json_option, print_json, reports_errors, terminal_safe
 from plugins import get_registry
 
 
@@ -42,7 +42,9 @@ def plugins_command(as_json: bool) -> None:
     if as_json:
         print_json(payload)
         return
-    for plugin in payload["plugins"]:
-        click.echo(f"{plugin['name']}: {', '.join(plugin['contributes']) or '(nothing)'}")
-    for broken in payload["broken"]:
-        click.echo(f"{broken['name']}: BROKEN ({broken['error']})")
+    lines = [
+        f"{plugin['name']}: {', '.join(plugin['contributes']) or '(nothing)'}"
+        for plugin in payload["plugins"]
+    ]
+    lines += [f"{broken['name']}: BROKEN ({broken['error']})" for broken in payload["broken"]]
+    click.echo(terminal_safe("\n".join(lines)))
