@@ -29,10 +29,11 @@ def read_spider4sparql(directory: Path, reliable_only: bool = True) -> list[Exam
         items = json.loads(results_file.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise BadInputError(f"{results_file}: not valid JSON ({error})") from None
+    graphs = graph_files(directory / "kg")
     examples = []
     for item in items:
-        graph = directory / "kg" / f"{item['kg_name']}_triples.ttl"
-        if item.get("status") != "ok" or not graph.is_file():
+        graph = graphs.get(item["kg_name"].lower())
+        if item.get("status") != "ok" or graph is None:
             continue
         rows = item.get("sparql_result") or []
         if reliable_only and (item.get("agrees_with_spider_sql") != "same_multiset" or not rows):
@@ -50,3 +51,13 @@ def read_spider4sparql(directory: Path, reliable_only: bool = True) -> list[Exam
             )
         )
     return examples
+
+
+def graph_files(folder: Path) -> dict[str, Path]:
+    """Graph name (lower case) -> its Turtle file, named `<name>_triples.ttl` or
+    `<name>.ttl` in any case (the published folder mixes both)."""
+    if not folder.is_dir():
+        return {}
+    return {
+        path.stem.lower().removesuffix("_triples"): path for path in sorted(folder.glob("*.ttl"))
+    }

@@ -125,3 +125,12 @@ def test_bad_dataset_paths_are_bad_input(
     split = "both" if task == "temptabqa" else None
     with pytest.raises(BadInputError, match=message):
         read_dataset(task, datasets / relative, split)  # type: ignore[arg-type]
+
+
+def test_spider4sparql_finds_graphs_named_either_way(datasets: Path) -> None:
+    """The published folder has `<name>_triples.ttl` and `<Name>.ttl` files alike."""
+    from evaluation.datasets.spider4sparql import graph_files
+
+    kg = datasets / "spider4sparql" / "kg"
+    (kg / "Voter_1.ttl").write_text((kg / "shop_triples.ttl").read_text(encoding="utf-8"))
+    assert set(graph_files(kg)) == {"shop", "voter_1"}
