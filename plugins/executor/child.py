@@ -1,18 +1,23 @@
-"""One run, in a child forked from a template: shed what it inherited, lock
-down, run the program, write the result on the result channel, exit.
+"""One run, in a child forked from a template ahead of its request: shed what
+it inherited, lock down, wait for one request, run it, write the result on
+the result channel, exit.
 
-Whatever the program patches, sets, starts, allocates or writes in memory
-dies with this process: the template that forked it never sees it.
+The child is forked (and locked down) while the previous run's result is
+read, so a request meets a process that is ready. It runs at most one
+program: whatever that program patches, sets, starts, allocates or writes in
+memory dies with this process; the template that forked it never sees it.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import socket
 import stat
 import time
 from typing import TYPE_CHECKING, NoReturn
 
+from plugins.executor.messages import receive_message
 from plugins.executor.models import RunRequest
 from plugins.executor.rlimits import open_descriptors
 from plugins.executor.runner import run_program, run_sql
@@ -24,12 +29,17 @@ CRASH_EXIT_CODE = 70
 MAX_DESCRIPTOR = 1 << 20
 
 
-def run_child(session: TemplateSession, request: RunRequest, result_fd: int) -> NoReturn:
-    """Run `request` in this (freshly forked) process and never return."""
-    started = time.perf_counter()
+def serve_one_run(session: TemplateSession, channel: socket.socket) -> NoReturn:
+    """Lock down, wait on `channel` for one request and its result
+    descriptor, run it, and never return."""
     try:
-        highest = _shed_descriptors(session, result_fd)
-        session.lockdown.apply(session.spec.limits, request.timeout_seconds, highest)
+        highest = _shed_descriptors(session, channel.fileno())
+        session.lockdown.apply(session.spec.limits, highest)
+        message, fds = receive_message(channel)
+        channel.close()
+        started = time.perf_counter()
+        request = RunRequest.model_validate(message["run"])
+        (result_fd,) = fds
         if session.language == "sql":
             result = run_sql(session.workspace, request, session.spec.limits)
         else:
@@ -45,12 +55,14 @@ def run_child(session: TemplateSession, request: RunRequest, result_fd: int) -> 
         os._exit(CRASH_EXIT_CODE)
 
 
-def _shed_descriptors(session: TemplateSession, result_fd: int) -> int:
-    """Close every inherited descriptor but the result channel and the Landlock
-    ruleset: the template's control socket above all. A SQL child keeps the
-    read-only files and sockets its database connection holds, never a file
-    open for writing. Returns the highest descriptor left open."""
-    keep = sorted({result_fd, *([session.lockdown.ruleset] if session.lockdown.ruleset else [])})
+def _shed_descriptors(session: TemplateSession, channel_fd: int) -> int:
+    """Close every inherited descriptor but the channel to the template (it
+    brings the request and the result descriptor, then is closed) and the
+    Landlock ruleset: the template's control socket above all. A SQL child
+    keeps the read-only files and sockets its database connection holds,
+    never a file open for writing. Returns the highest descriptor left open."""
+    ruleset = [session.lockdown.ruleset] if session.lockdown.ruleset is not None else []
+    keep = sorted({channel_fd, *ruleset})
     if session.language != "sql":
         low = 3
         for descriptor in keep:

@@ -51,13 +51,11 @@ class PreparedLockdown:
     seccomp: CompiledFilter | None = None
     problems: list[str] = field(default_factory=list)
 
-    def apply(
-        self, limits: Limits, timeout_seconds: float, highest_descriptor: int
-    ) -> LockdownReport:
+    def apply(self, limits: Limits, highest_descriptor: int) -> LockdownReport:
         """Lock this process down (call it in the child only) and report what held."""
         report = LockdownReport(problems=list(self.problems))
         try:
-            report.rlimits = apply_rlimits(limits, timeout_seconds, highest_descriptor)
+            report.rlimits = apply_rlimits(limits, highest_descriptor)
         except (OSError, ValueError) as error:
             report.problems.append(f"resource limits: {error}")
         if self.ruleset is not None:
@@ -90,12 +88,10 @@ def prepare_lockdown(source_paths: Iterable[str]) -> PreparedLockdown:
     return prepared
 
 
-def lock_down(
-    limits: Limits, source_paths: Iterable[str], timeout_seconds: float
-) -> LockdownReport:
+def lock_down(limits: Limits, source_paths: Iterable[str]) -> LockdownReport:
     """Prepare and apply every layer to this process at once (irrevocably)."""
     prepared = prepare_lockdown(source_paths)
-    return prepared.apply(limits, timeout_seconds, max(open_descriptors()))
+    return prepared.apply(limits, max(open_descriptors()))
 
 
 def readable_paths(source_paths: Iterable[str]) -> list[str]:

@@ -44,6 +44,9 @@ class Limits(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     memory_mb: int = Field(default=2048, description="address space a run may add to the data")
+    cpu_seconds: int = Field(
+        default=300, description="CPU time of one run (RLIMIT_CPU, behind the caller's deadline)"
+    )
     max_rows: int = Field(default=10_000, description="rows of a result kept (default per call)")
     max_cells: int = Field(default=200_000, description="cells of a result kept")
     max_cell_chars: int = Field(default=10_000, description="characters of one cell kept")

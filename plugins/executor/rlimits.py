@@ -1,8 +1,8 @@
 """Resource limits a child sets on itself before running its program.
 
 RLIMIT_AS caps memory (an allocation past it fails with MemoryError),
-RLIMIT_CPU caps the run's CPU time (SIGXCPU past it; the caller's wall-clock
-deadline is the main timeout), RLIMIT_FSIZE=0 forbids growing any file,
+RLIMIT_CPU caps the run's CPU time (SIGXCPU past it: a backstop behind the
+caller's wall-clock deadline, which is the timeout), RLIMIT_FSIZE=0 forbids growing any file,
 RLIMIT_NOFILE caps open files, RLIMIT_CORE=0 avoids core dumps.
 """
 
@@ -16,16 +16,13 @@ import signal
 from plugins.executor.models import Limits
 
 SPARE_FILE_DESCRIPTORS = 32
-CPU_GRACE_SECONDS = 1
 
 
-def apply_rlimits(
-    limits: Limits, timeout_seconds: float, highest_descriptor: int
-) -> dict[str, int]:
+def apply_rlimits(limits: Limits, highest_descriptor: int) -> dict[str, int]:
     """Set the limits on this process; return them by name. `highest_descriptor`
     is the highest descriptor number the process may already hold."""
     address_space = current_address_space() + limits.memory_mb * 1024 * 1024
-    cpu = _cpu_seconds_used() + math.ceil(timeout_seconds) + CPU_GRACE_SECONDS
+    cpu = _cpu_seconds_used() + limits.cpu_seconds
     chosen = {
         "RLIMIT_AS": address_space,
         "RLIMIT_CPU": cpu,

@@ -1,6 +1,10 @@
 """The template process: it loads a workspace once and forks one child per
 program; it never runs untrusted code itself.
 
+The child for the next program is forked ahead (a "spare") and locks itself
+down while it waits, so a request meets a ready process; a request whose
+focus needs a namespace the spare was forked without gets a new child.
+
 Started by the pool as `python -I` with a minimal environment and no
 descriptor of the caller's but its control socket. Messages on that socket
 (see `messages.py`):
@@ -10,27 +14,31 @@ descriptor of the caller's but its control socket. Messages on that socket
     caller -> {"finish": true, "status": bool}
                                           template -> {"status": {"exit", "signal"}} if asked
 
-The child writes its ExecutionResult as JSON on the result pipe and closes
-it; the caller reads it to its end (or its deadline, or its byte limit),
-then says `finish`: the template kills the child if it still runs and reaps
-it, reporting how it ended only when asked (a run that gave no result).
+The template passes the request and the pipe to its spare child, which
+writes its ExecutionResult as JSON on the pipe and closes it; the caller
+reads it to its end (or its deadline, or its byte limit), then says
+`finish`: the template kills the child if it still runs, reaps it between
+runs, reports how it ended only when asked (a run that gave no result), and
+forks the next spare.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
 import signal
 import socket
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from plugins import Focus, Workspace, get_registry, load_source
-from plugins.executor.child import run_child
+from plugins.executor.child import serve_one_run
 from plugins.executor.library_doors import close_library_doors
 from plugins.executor.lockdown import LockdownReport, prepare_lockdown
 from plugins.executor.messages import ChannelClosed, receive_message, send_message
@@ -43,7 +51,6 @@ from plugins.executor.runner import run_program
 from plugins.executor.tripwire import Tripwire
 
 NAMESPACE_CACHE_SIZE = 8
-PROBE_TIMEOUT_SECONDS = 10.0
 WARM_UP_PROGRAM = "import math\nprint(1)\nresult = [math.floor(2.5), 'x']"
 """The executor's own constant program, run once in the template (never a caller's)."""
 
@@ -95,12 +102,16 @@ class TemplateSession:
         self.namespaces[focus] = {name: guard_value(v, name) for name, v in raw.items()}
         gc.freeze()
 
-    def fork_child(self, request: RunRequest, result_fd: int) -> int:
-        """Fork the child that runs `request`; return its process id."""
+    def fork_spare(self) -> Spare:
+        """Fork the child that will run the next request: it locks itself
+        down and waits for the request on a channel of its own."""
+        template_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
-            run_child(self, request, result_fd)
-        return pid
+            template_end.close()
+            serve_one_run(self, child_end)
+        child_end.close()
+        return Spare(pid, template_end, frozenset(self.namespaces))
 
     def probe_lockdown(self) -> LockdownReport:
         """Fork one child that only applies the lockdown, and read what held."""
@@ -109,8 +120,7 @@ class TemplateSession:
         if pid == 0:
             try:
                 os.close(read_end)
-                highest = max(open_descriptors())
-                report = self.lockdown.apply(self.spec.limits, PROBE_TIMEOUT_SECONDS, highest)
+                report = self.lockdown.apply(self.spec.limits, max(open_descriptors()))
                 os.write(write_end, report.model_dump_json().encode())
             finally:
                 os._exit(0)
@@ -121,6 +131,16 @@ class TemplateSession:
         if not data:
             return LockdownReport(problems=["the lockdown probe died"])
         return LockdownReport.model_validate_json(data)
+
+
+@dataclass
+class Spare:
+    """A child forked ahead, locked down, waiting for its one request."""
+
+    pid: int
+    channel: socket.socket
+    namespaces: frozenset[FocusRef | None]
+    """The namespaces that existed when it was forked: the ones it can serve."""
 
 
 def main() -> None:
@@ -135,51 +155,112 @@ def main() -> None:
         send_message(control, {"ready": False, "type": type(error).__name__, "message": str(error)})
         return
     send_message(control, {"ready": True, "lockdown": session.probe_lockdown().model_dump()})
-    while True:
-        try:
-            message, fds = receive_message(control)
-        except ChannelClosed:
-            return
-        if not _serve_one(session, control, RunRequest.model_validate(message["run"]), fds):
-            return
+    ended = EndedChildren()
+    spare: Spare | None = session.fork_spare()
+    try:
+        while spare is not None:
+            try:
+                message, fds = receive_message(control)
+            except ChannelClosed:
+                ended.end(spare.pid)
+                return
+            request = RunRequest.model_validate(message["run"])
+            spare = _serve_one(session, control, request, fds, spare, ended)
+    finally:
+        ended.reap_all()
+
+
+class EndedChildren:
+    """Children killed (or exited) whose process is not reaped yet.
+
+    Reaping waits for the kernel to tear a process down, which takes a while
+    for a large one: it happens when SIGCHLD says the teardown is over, off
+    the caller's path.
+    """
+
+    def __init__(self) -> None:
+        self.pending: set[int] = set()
+        signal.signal(signal.SIGCHLD, self._reap_finished)
+
+    def end(self, pid: int) -> None:
+        """Kill `pid` if it still runs; reap it when it is gone."""
+        os.kill(pid, signal.SIGKILL)
+        self.pending.add(pid)
+        self._reap_finished()
+
+    @staticmethod
+    def end_now(pid: int) -> dict[str, Any]:
+        """Kill `pid` if it still runs (a zombie keeps its status), reap it
+        now, and say how it ended."""
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        if os.WIFSIGNALED(status):
+            return {"exit": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
+        return {"exit": os.WEXITSTATUS(status), "signal": None}
+
+    def _reap_finished(self, *_: object) -> None:
+        for pid in list(self.pending):
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                self.pending.discard(pid)
+
+    def reap_all(self) -> None:
+        """Wait for every pending child (the template is stopping)."""
+        for pid in list(self.pending):
+            self.pending.discard(pid)
+            os.waitpid(pid, 0)
 
 
 def _serve_one(
-    session: TemplateSession, control: socket.socket, request: RunRequest, fds: list[int]
-) -> bool:
-    """Run one request; False when the caller went away."""
+    session: TemplateSession,
+    control: socket.socket,
+    request: RunRequest,
+    fds: list[int],
+    spare: Spare,
+    ended: EndedChildren,
+) -> Spare | None:
+    """Hand one request to the spare child (a new one if it cannot serve the
+    request's focus), wait for the caller to finish reading, end the child,
+    and fork the next spare. None when the caller went away."""
     result_fd, *extra = fds
     for descriptor in extra:
         os.close(descriptor)
     pid = None
     try:
-        session.prepare_namespace(request.focus)
-    except Exception as error:  # a focus the representation cannot build: no child
+        spare = _spare_for(session, request.focus, spare, ended)
+    except Exception as error:  # a focus the representation cannot build: no run
         failure = ExecutionResult(error=CodeError(type=type(error).__name__, message=str(error)))
         os.write(result_fd, failure.model_dump_json().encode())
     else:
-        pid = session.fork_child(request, result_fd)
+        pid = spare.pid
+        # if the spare died, the caller reads an empty result and asks why
+        with contextlib.suppress(ChannelClosed):
+            send_message(spare.channel, {"run": request.model_dump(mode="json")}, (result_fd,))
+        spare.channel.close()
     os.close(result_fd)
     try:
         message, _ = receive_message(control)
     except ChannelClosed:
-        if pid:
-            _stop(pid)
-        return False
-    status = _stop(pid) if pid else {"exit": 0, "signal": None}
-    if message.get("status"):
-        send_message(control, {"status": status})
-    return True
+        message = None
+    wants_status = bool(message and message.get("status"))
+    if pid and wants_status:
+        send_message(control, {"status": ended.end_now(pid)})
+    elif pid:
+        ended.end(pid)
+    elif wants_status:
+        send_message(control, {"status": {"exit": 0, "signal": None}})
+    return session.fork_spare() if message is not None else None
 
 
-def _stop(pid: int) -> dict[str, Any]:
-    """Kill the child if it still runs (a zombie keeps its status), reap it,
-    and say how it ended."""
-    os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    if os.WIFSIGNALED(status):
-        return {"exit": None, "signal": signal.Signals(os.WTERMSIG(status)).name}
-    return {"exit": os.WEXITSTATUS(status), "signal": None}
+def _spare_for(
+    session: TemplateSession, focus: FocusRef | None, spare: Spare, ended: EndedChildren
+) -> Spare:
+    """`spare`, or a new one when `focus` needs a namespace it was forked without."""
+    if focus in spare.namespaces:
+        return spare
+    ended.end(spare.pid)
+    spare.channel.close()
+    session.prepare_namespace(focus)
+    return session.fork_spare()
 
 
 def _readable_files(sources: list[Any]) -> list[str]:

@@ -26,7 +26,7 @@ def attempt(action) -> str:
 
 def main() -> None:
     directory, readable_file, port = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    report = lock_down(Limits(memory_mb=256), [readable_file], timeout_seconds=60)
+    report = lock_down(Limits(memory_mb=256), [readable_file])
 
     def fork() -> None:
         if os.fork() == 0:

@@ -242,16 +242,34 @@ def test_the_template_holds_no_secret_and_no_caller_descriptor(pool) -> None:
         "MKL_NUM_THREADS",
         "NUMEXPR_MAX_THREADS",
     } | {name for name in names if name.startswith(("PANDORA_KG_", "PANDORA_SPARQL_"))}
-    targets = [os.readlink(link) for link in Path(f"/proc/{pid}/fd").iterdir()]
-    sockets = [target for target in targets if target.startswith("socket:")]
-    pipes = [target for target in targets if target.startswith("pipe:")]
-    assert len(sockets) == 1  # its control socket: no resource tracker, no forkserver
-    assert pipes == []
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    deadline = time.monotonic() + 5  # the last run's child is reaped after its result
-    while children.read_text().split() and time.monotonic() < deadline:
+    deadline = time.monotonic() + 5  # the last run's child is reaped, the next one forked
+    while not _settled(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert children.read_text().split() == []  # every run's process is gone
+    (spare,) = _children(pid)  # every run's process is gone but the next run's, waiting
+    targets = _descriptor_targets(pid)
+    sockets = [target for target in targets if target.startswith("socket:")]
+    assert len(sockets) == 2  # its control socket and its spare's channel: nothing else
+    assert not [target for target in targets if target.startswith("pipe:")]
+    spare_targets = _descriptor_targets(spare)
+    assert sorted(spare_targets)[:3] == ["/dev/null"] * 3
+    assert len(spare_targets) == 4 and spare_targets[-1].startswith("socket:")
+
+
+def _children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _settled(pid: int) -> bool:
+    """One child, alive, and the template holding its channel."""
+    children = _children(pid)
+    if len(children) != 1:
+        return False
+    state = Path(f"/proc/{children[0]}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    return state != "Z" and len(_descriptor_targets(pid)) == 6
+
+
+def _descriptor_targets(pid: int) -> list[str]:
+    return [os.readlink(link) for link in Path(f"/proc/{pid}/fd").iterdir()]
 
 
 def test_a_kg_graph_mutation_does_not_reach_the_next_run(examples) -> None:
