@@ -77,11 +77,21 @@ def print_warning(message: str) -> None:
 
 
 def print_json(payload: BaseModel | dict[str, Any]) -> None:
-    """Write `payload` as one JSON object on stdout."""
+    """Write `payload` as one JSON object on stdout.
+
+    JSON escapes C0 controls itself; DEL, C1 controls and bidirectional
+    overrides are written as `\\u` escapes too, so that the object is safe on
+    a terminal and decodes to exactly the same data.
+    """
     if not isinstance(payload, dict):
-        click.echo(payload.model_dump_json())
+        text = payload.model_dump_json()
     else:
-        click.echo(json.dumps(payload, ensure_ascii=False, default=str))
+        text = json.dumps(payload, ensure_ascii=False, default=str)
+    click.echo(UNSAFE_CHARACTERS.sub(_json_escape, text))
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def error_payload(error_type: str, message: str) -> dict[str, Any]:

@@ -120,3 +120,13 @@ def test_cells_with_control_characters_are_escaped_in_text_output(pandora, tmp_p
     ]
     exact = pandora("run", str(source), "--code", "-", "--json", stdin=code)
     assert exact.json["result"][0] == ["\x1b]52;c;c2VjcmV0\x07"]  # JSON keeps the data exact
+
+
+def test_json_output_escapes_c1_controls_and_keeps_the_data(pandora, tmp_path):
+    source = tmp_path / "notes.csv"
+    source.write_text("note\nplain\n")
+    code = 'result = "\x9b2J \x7f \u202eevil"'  # 8-bit CSI, DEL, right-to-left override
+    run = pandora("run", str(source), "--code", "-", "--json", stdin=code)
+    assert run.exit_code == 0, run.stderr
+    assert not {"\x9b", "\x7f", "\u202e"} & set(run.stdout)
+    assert run.json["result"] == [["\x9b2J \x7f \u202eevil"]]
