@@ -99,7 +99,7 @@ def print_text(
         if outcome.total_rows is not None and outcome.total_rows > len(rows):
             note = f"the first {len(rows)} of {outcome.total_rows} rows (--max-rows {max_rows})"
         else:
-            note = "cells cut at the executor's size caps"
+            note = "long cells or the printed output cut at the executor's size caps"
         print_warning(f"the result is truncated: {note}")
 
 
