@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 LOCAL_MODEL_NAME = "local"
 DEFAULT_TIMEOUT_SECONDS = 300.0
 DEFAULT_RETRIES = 3
+MAX_REPLY_TOKENS = 1024
+"""A reply is reasoning and one program: a cap stops a model that loops."""
 
 HOW_TO_CONFIGURE = (
     "no LLM is configured: set OPENAI_BASE_URL (and OPENAI_API_KEY, PANDORA_MODEL) for an "
@@ -46,12 +48,14 @@ class LLMSettings:
     timeout_seconds: float
     retries: int
     stream: bool
+    local_model_allowed: bool
 
     @classmethod
     def from_env(cls) -> LLMSettings:
         """Read `PANDORA_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
-        `PANDORA_LLM_TIMEOUT` (seconds per request), `PANDORA_LLM_RETRIES`
-        and `PANDORA_LLM_STREAM` (1 streams replies)."""
+        `PANDORA_LLM_TIMEOUT` (seconds per request), `PANDORA_LLM_RETRIES`,
+        `PANDORA_LLM_STREAM` (1 streams replies) and `PANDORA_LOCAL_MODEL`
+        (`off`: never start the local model, e.g. on a shared server)."""
         return cls(
             model=os.environ.get("PANDORA_MODEL") or None,
             base_url=os.environ.get("OPENAI_BASE_URL") or None,
@@ -59,6 +63,7 @@ class LLMSettings:
             timeout_seconds=_number("PANDORA_LLM_TIMEOUT", DEFAULT_TIMEOUT_SECONDS),
             retries=int(_number("PANDORA_LLM_RETRIES", DEFAULT_RETRIES)),
             stream=os.environ.get("PANDORA_LLM_STREAM", "") in ("1", "true", "yes"),
+            local_model_allowed=os.environ.get("PANDORA_LOCAL_MODEL", "") not in ("off", "0"),
         )
 
 
@@ -83,7 +88,7 @@ def configured_chat_model(settings: LLMSettings | None = None) -> BaseChatModel:
         )
     from agent.local_model import local_model_installed
 
-    if local_model_installed():
+    if settings.local_model_allowed and local_model_installed():
         return local_chat_model(settings)
     raise LLMNotConfiguredError(HOW_TO_CONFIGURE)
 
@@ -104,6 +109,7 @@ def openai_compatible_model(
         max_retries=settings.retries,
         streaming=settings.stream,
         stream_usage=True,
+        max_tokens=MAX_REPLY_TOKENS,
     )
 
 

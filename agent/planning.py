@@ -11,6 +11,7 @@ import pandas as pd
 import sqlalchemy
 
 from agent.schema_linking import SchemaItem, keep_blocks, link_schema
+from memory.settings import MemorySettings
 from plugins import Box, Focus, Workspace, get_registry
 from plugins.errors import BadInputError
 from plugins.model import Source
@@ -119,7 +120,7 @@ def prompt_schema(
     linked = None
     shown_text = full_text
     if len(items) > linking_min_items:
-        linked = link_schema(question, items, linking_keep)
+        linked = link_schema(question, items, linking_keep, MemorySettings.from_env().embedding)
         shown_text = keep_blocks(full_text, linked)
     if representation == "pandas" and len(workspace.sources) > 1:
         notes = shared_value_notes(_boxes(workspace, focus), linked)

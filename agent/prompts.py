@@ -38,12 +38,12 @@ a Series, a list or a single value); keep only the columns the question asks
 for. Do not import anything, read files or print.
 {REPLY_FORMAT}"""
 
-SQL_INSTRUCTION = f"""\
+SQL_INSTRUCTION = """\
 You answer questions about a relational database by writing one read-only SQL
-query in the {{dialect}} dialect. The schema below gives the tables, columns,
+query in the {dialect} dialect. The schema below gives the tables, columns,
 types and keys, without values. Use only the tables and columns shown, join on
 the foreign keys, and select only the columns the question asks for.
-{REPLY_FORMAT}"""
+"""
 
 NETWORKX_INSTRUCTION = f"""\
 You answer questions about a knowledge graph by writing Python code with NetworkX.
@@ -66,7 +66,7 @@ CODE_FENCE_LANGUAGE = {"pandas": "python", "networkx": "python", "sql": "sql"}
 def instruction(representation: str, dialect: str = "sqlite") -> str:
     """The system instruction of `representation` (pandas, sql or networkx)."""
     if representation == "sql":
-        return SQL_INSTRUCTION.format(dialect=dialect)
+        return SQL_INSTRUCTION.format(dialect=dialect) + REPLY_FORMAT
     if representation == "networkx":
         return NETWORKX_INSTRUCTION
     return PANDAS_INSTRUCTION

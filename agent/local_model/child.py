@@ -1,21 +1,29 @@
 """The local model's server process: llama.cpp's OpenAI-compatible server
-(xllamacpp), bound to 127.0.0.1, alive until its parent closes our stdin.
+(xllamacpp), bound to 127.0.0.1, alive while its parent is.
 
 Run by `agent.local_model.server` as
-`python -m agent.local_model.child MODEL PORT THREADS CONTEXT`; reading stdin
-to its end is how it notices the parent is gone, even when the parent was
-killed and could not stop it.
+`python -m agent.local_model.child MODEL PORT THREADS CONTEXT`. It ends on
+SIGTERM (the parent stopping it) or when its parent is gone: a parent that
+was killed cannot stop it, so it watches its parent's pid itself.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
+import threading
+
+PARENT_CHECK_SECONDS = 1.0
 
 
 def serve(model: str, port: int, threads: int, context_tokens: int) -> None:
-    """Serve `model` on 127.0.0.1:`port` until stdin closes."""
+    """Serve `model` on 127.0.0.1:`port` until stopped or orphaned."""
     import xllamacpp
 
+    parent = os.getppid()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     params = xllamacpp.CommonParams()
     params.model.path = model
     params.n_ctx = context_tokens
@@ -26,7 +34,8 @@ def serve(model: str, port: int, threads: int, context_tokens: int) -> None:
     params.port = port
     params.use_jinja = True
     server = xllamacpp.Server(params)
-    sys.stdin.buffer.read()
+    while not stop.wait(PARENT_CHECK_SECONDS) and os.getppid() == parent:
+        pass
     del server
 
 

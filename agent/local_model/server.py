@@ -16,7 +16,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent.local_model.files import LocalModelError, Progress, ensure_model_file
+from agent.local_model.files import CHUNK_BYTES, LocalModelError, Progress, ensure_model_file
 
 READY_TIMEOUT_SECONDS = 180.0
 STOP_TIMEOUT_SECONDS = 10.0
@@ -51,11 +51,10 @@ class LocalServer:
             return False
 
     def stop(self) -> None:
-        """Stop a server this process started (closing its stdin ends it)."""
+        """Stop a server this process started."""
         if self.process is None or self.process.poll() is not None:
             return
-        if self.process.stdin is not None:
-            self.process.stdin.close()
+        self.process.terminate()
         try:
             self.process.wait(timeout=STOP_TIMEOUT_SECONDS)
         except subprocess.TimeoutExpired:
@@ -97,7 +96,7 @@ def start_server(progress: Progress | None = None, announce: bool = True) -> Loc
                 str(threads),
                 str(context_tokens),
             ],
-            stdin=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=log,
         )
@@ -159,11 +158,20 @@ def forget_warm_server() -> None:
 
 
 def stderr_progress(done: int, total: int) -> None:
-    """Joining progress as one line on stderr, rewritten in place."""
+    """Joining progress on stderr: a line rewritten at every 5% on a terminal,
+    else one line at the start and one at the end."""
+    percent = done * 100 // max(total, 1)
+    step = 5 if sys.stderr.isatty() else 100
+    previous = (done - CHUNK_BYTES) * 100 // max(total, 1)
+    if done > CHUNK_BYTES and percent // step == previous // step:
+        return
     end = "\n" if done >= total else ""
+    carriage = "\r" if sys.stderr.isatty() else ""
+    if not carriage and done < total:
+        end = "\n"
     print(
-        f"\rpandora: preparing the local model {done * 100 // max(total, 1):3d}% "
-        f"({done // 1_000_000} of {total // 1_000_000} MB)",
+        f"{carriage}pandora: preparing the local model (once): {percent:3d}% "
+        f"of {total // 1_000_000} MB",
         end=end,
         file=sys.stderr,
         flush=True,

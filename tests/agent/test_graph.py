@@ -1,0 +1,218 @@
+"""The agent's loop end to end against a fake OpenAI-compatible server on
+127.0.0.1 (tests/agent/fake_openai.py): real langchain-openai client, real
+executor, real SQLite / rdflib sources, real Chroma memory. Answers are
+checked against sqlite3 run on the same file."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langgraph.graph import START, StateGraph
+from typing_extensions import TypedDict
+
+from agent import AgentContext, ask, build_graph
+from tests.agent.conftest import fenced, music_query
+from tests.agent.fake_openai import Step
+
+MOST_ALBUMS = (
+    "result = album.merge(artist, on='artist_id').groupby('name').size()"
+    ".sort_values(ascending=False).index[:1].tolist()"
+)
+MOST_ALBUMS_SQL = (
+    "SELECT artist.name FROM album JOIN artist USING (artist_id) "
+    "GROUP BY artist.artist_id ORDER BY COUNT(*) DESC LIMIT 1"
+)
+
+
+def as_json_reply(code: str, reasoning: str = "join, count, take the top") -> str:
+    return json.dumps({"reasoning": reasoning, "code": code})
+
+
+def test_the_graph_has_the_design_nodes_and_edges():
+    drawn = build_graph().get_graph()
+    assert set(drawn.nodes) == {
+        "__start__",
+        "plan",
+        "retrieve_demonstrations",
+        "generate_code",
+        "execute",
+        "reflect",
+        "__end__",
+    }
+    assert {(edge.source, edge.target) for edge in drawn.edges} == {
+        ("__start__", "plan"),
+        ("plan", "retrieve_demonstrations"),
+        ("plan", "execute"),
+        ("retrieve_demonstrations", "generate_code"),
+        ("generate_code", "execute"),
+        ("generate_code", "reflect"),
+        ("generate_code", "__end__"),
+        ("execute", "reflect"),
+        ("reflect", "generate_code"),
+        ("reflect", "retrieve_demonstrations"),
+        ("reflect", "__end__"),
+    }
+
+
+def test_an_error_reaches_the_second_prompt_and_the_second_program_answers(llm, context, examples):
+    wrong = "result = albums.groupby('artist_id').size()"  # `albums` does not exist
+    with llm(Step(fenced(wrong)), Step(as_json_reply(MOST_ALBUMS))) as server:
+        answer = ask(
+            "Which artist has the most albums?", [str(examples / "music.sqlite")], context=context
+        )
+    assert answer.error is None
+    assert answer.answer == music_query(MOST_ALBUMS_SQL)
+    assert (answer.attempts, answer.llm_calls) == (2, 2)
+    assert len(server.requests) == 2
+    first, second = server.prompts()
+    assert "NameError" not in first
+    assert "NameError" in second and "name 'albums' is not defined" in second
+    assert "Did you mean the BOX 'album'?" in second
+    # the feedback comes last: the second prompt starts with the whole first one
+    assert second.startswith(first)
+    assert answer.prompt_tokens == sum(server.prompt_tokens())
+    assert answer.completion_tokens == sum(server.completion_tokens())
+
+
+def test_an_empty_result_is_fed_back_with_the_close_values(llm, context, examples):
+    empty = "result = artist[artist['country'] == 'finland']['name'].tolist()"
+    right = "result = artist[artist['country'].str.lower() == 'finland']['name'].tolist()"
+    with llm(Step(fenced(empty)), Step(fenced(right))) as server:
+        answer = ask(
+            "Which artists are from Finland?", [str(examples / "music.sqlite")], context=context
+        )
+    expected = music_query("SELECT name FROM artist WHERE lower(country) = 'finland'")
+    assert expected and sorted(answer.answer) == sorted(expected)
+    second = server.prompts()[1]
+    assert "returned no rows" in second
+    assert "'finland' is not a value in the data" in second
+    assert "artist['country'] has 'Finland'" in second
+
+
+def test_a_reply_without_code_is_an_attempt_with_feedback(llm, context, examples):
+    with llm(
+        Step("The artist with the most albums is probably a famous one."), Step(fenced(MOST_ALBUMS))
+    ) as server:
+        answer = ask(
+            "Which artist has the most albums?", [str(examples / "music.sqlite")], context=context
+        )
+    assert answer.answer == music_query(MOST_ALBUMS_SQL)
+    assert (answer.attempts, answer.llm_calls) == (2, 2)
+    assert "the reply held no code" in server.prompts()[1]
+
+
+def test_attempts_exhausted_on_a_table_is_a_clear_failure_with_the_last_error(
+    llm, context, examples
+):
+    codes = ["result = album['nope']", "result = album['still_nope']", "result = 1 / 0"]
+    with llm(*(Step(fenced(code)) for code in codes)) as server:
+        answer = ask(
+            "What is the average album price?", [str(examples / "music.sqlite")], context=context
+        )
+    assert len(server.requests) == 3
+    assert (answer.attempts, answer.llm_calls) == (3, 3)
+    assert answer.answer == [] and not answer.soft
+    assert answer.error is not None and answer.error.type == "ZeroDivisionError"
+    assert answer.code == "result = 1 / 0"
+
+
+def test_attempts_exhausted_on_a_kg_gives_the_soft_answer_of_the_last_comment(
+    llm, context, examples
+):
+    failing = (
+        "def KGQA(question, graph):\n"
+        "    # films whose director is Alfred Hitchcock\n"
+        "    films = graph.no_such_method('Alfred Hitchcock')\n"
+        "    return films\n"
+        "    # answer: ['Vertigo', 'Rear Window']"
+    )
+    with llm(*(Step(fenced(failing)) for _ in range(3))) as server:
+        answer = ask(
+            "Which films did Alfred Hitchcock direct?",
+            [str(examples / "films.ttl")],
+            representation="networkx",
+            context=context,
+        )
+    assert len(server.requests) == 3
+    assert answer.soft is True and answer.error is None
+    assert answer.answer == [["Vertigo"], ["Rear Window"]]
+    assert answer.representation == "networkx"
+    assert "AttributeError" in server.prompts()[1]
+
+
+def test_without_execution_guidance_the_first_failure_ends_the_run(llm, store, examples):
+    with llm(Step(fenced("result = album['nope']")), Step(fenced(MOST_ALBUMS))) as server:
+        answer = ask(
+            "Which artist has the most albums?",
+            [str(examples / "music.sqlite")],
+            context=AgentContext(store=store, execution_guidance=False),
+        )
+    assert len(server.requests) == 1
+    assert answer.error is not None and answer.error.type == "KeyError"
+
+
+def test_the_direct_answer_baseline_runs_no_code(llm, store, examples):
+    reply = json.dumps({"reasoning": "I recall it", "answer": "Aino Virtanen"})
+    with llm(Step(reply)) as server:
+        answer = ask(
+            "Which artist has the most albums?",
+            [str(examples / "music.sqlite")],
+            context=AgentContext(store=store, direct_answer=True),
+        )
+    assert answer.answer == [["Aino Virtanen"]] and answer.code == ""
+    assert len(server.requests) == 1
+    assert not any(event.node == "execute" for event in answer.trace)
+
+
+def test_sql_representation_runs_the_query_through_the_executor(llm, context, examples):
+    with llm(Step(fenced(MOST_ALBUMS_SQL, "sql"))) as server:
+        answer = ask(
+            "Which artist has the most albums?",
+            [str(examples / "music.sqlite")],
+            representation="sql",
+            context=context,
+        )
+    assert answer.answer == music_query(MOST_ALBUMS_SQL)
+    assert answer.representation == "sql"
+    assert "CREATE TABLE album" in server.prompts()[0]
+    assert "sqlite dialect" in server.prompts()[0]
+
+
+def test_events_arrive_in_node_order_as_they_happen(llm, context, examples):
+    seen: list[tuple[str, str]] = []
+    with llm(Step(fenced(MOST_ALBUMS))):
+        answer = ask(
+            "Which artist has the most albums?",
+            [str(examples / "music.sqlite")],
+            context=context,
+            on_event=lambda e: seen.append((e.node, e.event)),
+        )
+    assert seen == [
+        ("plan", "plan"),
+        ("retrieve_demonstrations", "demonstrations"),
+        ("generate_code", "code"),
+        ("execute", "execution"),
+        ("reflect", "answer"),
+    ]
+    assert [(e.node, e.event) for e in answer.trace] == seen
+
+
+def test_the_graph_runs_as_a_subgraph_of_a_users_graph(llm, context, examples):
+    class Outer(TypedDict, total=False):
+        question: str
+        sources: list[str]
+        answer: Any
+
+    outer = StateGraph(Outer, context_schema=AgentContext)
+    outer.add_node("pandora", build_graph())
+    outer.add_edge(START, "pandora")
+    with llm(Step(fenced(MOST_ALBUMS))):
+        result = outer.compile().invoke(
+            {
+                "question": "Which artist has the most albums?",
+                "sources": [str(examples / "music.sqlite")],
+            },
+            context=context,
+        )
+    assert result["answer"].answer == music_query(MOST_ALBUMS_SQL)

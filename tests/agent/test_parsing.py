@@ -1,0 +1,59 @@
+"""Reading LLM replies as reasoning + code (no LLM involved)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.parsing import UnparsableReply, parse_direct_answer, parse_reply
+
+
+def test_a_json_object_gives_reasoning_and_code():
+    parsed = parse_reply('{"reasoning": "count rows", "code": "result = len(album)"}')
+    assert (parsed.reasoning, parsed.code) == ("count rows", "result = len(album)")
+
+
+def test_json_inside_a_fence_or_with_prose_around_it():
+    fenced = 'Answer:\n```json\n{"reasoning": "r", "code": "result = 1"}\n```'
+    prose = 'I will do it. {"reasoning": "r", "code": "result = 2"} Done.'
+    assert parse_reply(fenced).code == "result = 1"
+    assert parse_reply(prose).code == "result = 2"
+
+
+def test_code_inside_json_that_still_carries_a_fence_is_unwrapped():
+    reply = '{"reasoning": "r", "code": "```python\\nresult = 3\\n```"}'
+    assert parse_reply(reply).code == "result = 3"
+
+
+def test_a_fenced_block_with_prose_around_it():
+    reply = "First join.\n```python\nresult = a.merge(b)\n```\nThen done."
+    parsed = parse_reply(reply)
+    assert parsed.code == "result = a.merge(b)"
+    assert parsed.reasoning == "First join. Then done."
+
+
+def test_an_unterminated_fence_still_gives_its_code():
+    assert parse_reply("```python\nresult = 4\n").code == "result = 4"
+
+
+def test_sql_fences_and_bare_sql():
+    assert parse_reply("```sql\nSELECT 1;\n```", "sql").code == "SELECT 1;"
+    assert parse_reply("SELECT name FROM artist;", "sql").code == "SELECT name FROM artist"
+
+
+def test_a_python_fence_is_not_taken_as_sql():
+    with pytest.raises(UnparsableReply):
+        parse_reply("```python\nresult = 1\n```", "sql")
+
+
+@pytest.mark.parametrize("reply", ["", "The answer is 42.", '{"reasoning": "r", "code": ""}'])
+def test_a_reply_without_code_is_unparsable(reply):
+    with pytest.raises(UnparsableReply, match="held no code"):
+        parse_reply(reply)
+
+
+def test_direct_answers():
+    assert parse_direct_answer('{"reasoning": "r", "answer": "Rome"}').code == "Rome"
+    assert parse_direct_answer('{"answer": ["a", "b"]}').code == '["a", "b"]'
+    assert parse_direct_answer("Rome").code == "Rome"
+    with pytest.raises(UnparsableReply):
+        parse_direct_answer("  ")
