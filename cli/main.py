@@ -25,6 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "doctor": ("cli.doctor:doctor_command", "The sandbox layers generated code gets here."),
     "translate": ("cli.translate:translate_command", "Translate SQL into commented pandas."),
     "eval": ("cli.evaluate:eval_command", "Measure accuracy on a benchmark; write a report."),
+    "ask": ("cli.ask:ask_command", "Answer a question: an LLM writes code, the sandbox runs it."),
+    "model": ("cli.model:model_group", "The local model: status, or keep it served warm."),
     "serve": ("cli.serve:serve_command", "Serve the sources to assistants and IDEs over MCP."),
 }
 
