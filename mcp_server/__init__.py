@@ -1,8 +1,8 @@
 """Pandora's MCP server: its sources, the sandboxed executor, the memory and
 the agent as tools, resources and a prompt for desktop assistants and IDEs.
 
-`build_server(config)` makes the server; `serve(config, transport, ...)` runs
-it over stdio or streamable HTTP (what `pandora serve` does). See docs/mcp.md.
+`build_server(config)` makes the server; `mcp_server.transports.serve` runs it
+over stdio or streamable HTTP (what `pandora serve` does). See docs/mcp.md.
 """
 
 from mcp_server.config import ServerConfig, ServerSettings, SourceEntry, read_config

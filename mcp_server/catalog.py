@@ -57,9 +57,8 @@ class SourceCatalog:
         self._workspaces: dict[tuple[str, ...], Workspace] = {}
         self._lock = threading.Lock()
 
-    async def load_all(self, on_loaded: Callable[[], None] | None = None) -> None:
-        """Load every source, one after the other, off the event loop; then call
-        `on_loaded` (in a thread: it may block, e.g. to start executor workers)."""
+    async def load_all(self) -> None:
+        """Load every source, one after the other, off the event loop."""
         for catalog_entry in self.entries:
             try:
                 catalog_entry.source = await anyio.to_thread.run_sync(_load, catalog_entry.entry)
@@ -75,8 +74,6 @@ class SourceCatalog:
         self._check_unique_names()
         self.loaded.set()
         self._signal_change()
-        if on_loaded is not None:
-            await anyio.to_thread.run_sync(on_loaded)
 
     async def wait_until_loaded(self, report: ProgressReporter | None = None) -> None:
         """Return once loading is over, reporting progress meanwhile when asked."""

@@ -30,12 +30,13 @@ def build_server(config: ServerConfig) -> MCPServer[ServerState]:
 
     @asynccontextmanager
     async def lifespan(server: MCPServer[ServerState]) -> AsyncIterator[ServerState]:
-        def after_loading() -> None:
-            add_schema_resources(server, state)
-            state.warm_workers()
+        async def load_then_warm() -> None:
+            await state.catalog.load_all()
+            add_schema_resources(server, state)  # before any waiting call resumes
+            await anyio.to_thread.run_sync(state.warm_workers)
 
         async with anyio.create_task_group() as group:
-            group.start_soon(state.catalog.load_all, after_loading)
+            group.start_soon(load_then_warm)
             try:
                 yield state
             finally:

@@ -43,15 +43,16 @@ class ExecutionGate:
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
         """Hold one execution slot for the duration of the block."""
-        acquired = False
-        with anyio.move_on_after(self.wait_seconds):
-            await self.semaphore.acquire()
-            acquired = True
-        if not acquired:
-            raise ServerBusy(
-                f"the server is busy: {self.limit} programs are running and none finished "
-                f"within {self.wait_seconds:g} s; try again in a moment"
-            )
+        try:
+            self.semaphore.acquire_nowait()
+        except anyio.WouldBlock:
+            with anyio.move_on_after(self.wait_seconds) as waiting:
+                await self.semaphore.acquire()
+            if waiting.cancelled_caught:
+                raise ServerBusy(
+                    f"the server is busy: {self.limit} programs are running and none finished "
+                    f"within {self.wait_seconds:g} s; try again in a moment"
+                ) from None
         try:
             yield
         finally:

@@ -25,7 +25,6 @@ from mcp_server.parameters import (
     SourceNames,
 )
 from mcp_server.schemas import source_info
-from plugins import Workspace
 from plugins.descriptions import first_rows
 from plugins.errors import BadInputError
 from plugins.pandas_box import workspace_boxes
@@ -89,7 +88,7 @@ async def preview_box(
     if not 1 <= rows <= MAX_PREVIEW_ROWS:
         raise BadInputError(f"rows={rows}: choose between 1 and {MAX_PREVIEW_ROWS}")
     state = await loaded_state(ctx)
-    workspace = Workspace.of([state.catalog.source(source)])
+    workspace = state.catalog.workspace([source])
     focus = focus_for(workspace, entities, hops, question)
     boxes = await anyio.to_thread.run_sync(workspace_boxes, workspace, focus)
     chosen = next((candidate for candidate in boxes if candidate.name == box), None)
@@ -132,8 +131,8 @@ async def run_pandas(
 
 async def run_networkx(
     code: Code,
-    entities: Entities,
     ctx: Context,
+    entities: Entities = [],  # noqa: B006 - pydantic copies defaults
     sources: SourceNames = None,
     hops: Hops = 2,
     question: FocusQuestion = None,
