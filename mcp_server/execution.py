@@ -11,12 +11,15 @@ import functools
 
 import anyio
 
+from agent.feedback import judge
+from agent.state import Attempt, CodeFailure
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.models import RunResult
 from mcp_server.state import ServerState
 from plugins import Focus, Workspace
 from plugins.errors import PandoraError
 from plugins.executor import ExecutionResult, execute
+from plugins.pandas_box import workspace_boxes
 
 
 class ProgramFailed(PandoraError):
@@ -31,7 +34,7 @@ async def run_program(
     focus: Focus | None = None,
 ) -> RunResult:
     """Run `code` on `workspace` and return its capped rows; a failing program
-    raises `ProgramFailed` carrying the interpreter's error and line."""
+    raises `ProgramFailed` carrying the interpreter's error, its line and hints."""
     settings = state.settings
     run = functools.partial(
         execute,
@@ -45,7 +48,10 @@ async def run_program(
     async with state.gate.slot():
         outcome = await anyio.to_thread.run_sync(run)
     if outcome.error is not None:
-        raise ProgramFailed(failure_message(outcome, settings.max_chars))
+        explain = functools.partial(
+            failure_message, outcome, code, workspace, representation, focus, settings.max_chars
+        )
+        raise ProgramFailed(await anyio.to_thread.run_sync(explain))
     rows = outcome.result or []
     capped = cap_rows(rows, settings.max_rows, settings.max_chars)
     return RunResult(
@@ -58,12 +64,26 @@ async def run_program(
     )
 
 
-def failure_message(outcome: ExecutionResult, max_chars: int) -> str:
-    """`NameError at line 3: name 'albums' is not defined`, then what the program printed."""
+def failure_message(
+    outcome: ExecutionResult,
+    code: str,
+    workspace: Workspace,
+    representation: str,
+    focus: Focus | None,
+    max_chars: int,
+) -> str:
+    """What the client's LLM needs to fix the program: the agent's execution
+    guidance (the interpreter's error and line, then "did you mean" the
+    nearest BOXes, fields and values), then what the program printed."""
     error = outcome.error
     assert error is not None
-    where = f" at line {error.line}" if error.line else ""
-    message = f"the program failed: {error.type}{where}: {error.message}"
+    attempt = Attempt(
+        code=code,
+        executed=True,
+        error=CodeFailure(type=error.type, message=error.message, line=error.line),
+    )
+    boxes = [] if representation == "networkx" else workspace_boxes(workspace, focus)
+    message = judge(attempt, "", boxes, []).feedback or f"{error.type}: {error.message}"
     if outcome.stdout:
-        message += "\nprinted before failing:\n" + cap_text(outcome.stdout, max_chars // 4)
+        message += "\nPrinted before failing:\n" + cap_text(outcome.stdout, max_chars // 4)
     return message

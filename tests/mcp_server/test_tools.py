@@ -160,8 +160,8 @@ def test_a_failing_program_is_a_tool_error_and_the_session_goes_on(transport: st
                 "run_pandas", {"code": "count = 1\nresult = albums.size", "sources": ["music"]}
             )
             message = error_text(failed)
-            assert "NameError at line 2" in message
-            assert "albums" in message
+            assert "NameError (line 2): name 'albums' is not defined" in message
+            assert "Did you mean the BOX 'album'?" in message  # the agent's execution guidance
 
             refused = await client.call_tool("run_sql", {"query": "DELETE FROM album"})
             assert "DELETE" in error_text(refused) or "read-only" in error_text(refused)
