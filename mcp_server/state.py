@@ -1,5 +1,6 @@
 """What the server holds for its whole life: the sources, the execution gate,
-the settings and the memory; created in the lifespan, shared by every call."""
+the settings and the memory; created with the server, its sources loaded in
+its lifespan, shared by every call."""
 
 from __future__ import annotations
 

@@ -24,6 +24,7 @@ from plugins.errors import BadInputError
 
 Transport = Literal["stdio", "http"]
 MCP_PATH = "/mcp"
+WILDCARD_HOSTS = ("0.0.0.0", "::")
 
 
 class BearerTokenGuard:
@@ -49,11 +50,17 @@ class BearerTokenGuard:
 
 
 def check_http_binding(settings: ServerSettings) -> None:
-    """Refuse to serve HTTP beyond loopback without a token (one-line reason)."""
+    """Refuse to serve HTTP beyond loopback without a token, or on every address
+    without the host names clients will use (one-line reasons)."""
     if not settings.loopback and not settings.token:
         raise BadInputError(
             f"--host {settings.host} is reachable from other machines: set a bearer token "
             "(PANDORA_MCP_TOKEN or `token` in [mcp] of pandora.toml), or bind 127.0.0.1"
+        )
+    if settings.host in WILDCARD_HOSTS and not settings.allowed_hosts:
+        raise BadInputError(
+            f"--host {settings.host} listens on every address: list the host:port names "
+            "clients will use in `allowed_hosts` of [mcp] in pandora.toml"
         )
 
 

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from mcp_server.config import config_path, read_config
+from mcp_server.config import ServerSettings, config_path, read_config
+from mcp_server.transports import check_http_binding
 from plugins.errors import BadInputError
 
 
@@ -73,3 +74,10 @@ def test_serve_refuses_a_missing_config_with_exit_code_2(pandora, tmp_path: Path
     run = pandora("serve", "--config", str(tmp_path / "nowhere.toml"))
     assert run.exit_code == 2
     assert "nowhere.toml" in run.stderr
+
+
+def test_listening_on_every_address_needs_the_names_clients_use() -> None:
+    settings = ServerSettings(host="0.0.0.0", token="a-long-enough-token-0123")
+    with pytest.raises(BadInputError, match="allowed_hosts"):
+        check_http_binding(settings)
+    check_http_binding(settings.model_copy(update={"allowed_hosts": ["pandora.lan:8765"]}))
