@@ -175,9 +175,12 @@ def test_a_failing_program_is_a_tool_error_and_the_session_goes_on(transport: st
             assert "music" in error_text(unknown)  # names the sources that exist
 
             after = structured(
-                await client.call_tool("run_pandas", {"code": "result = len(album)"})
+                await client.call_tool(
+                    "run_pandas", {"code": "print('checking')\nresult = len(album)"}
+                )
             )
             assert after["rows"] == [[sqlite_rows("SELECT COUNT(*) FROM album")[0][0]]]
+            assert after["stdout"] == "checking\n"  # captured: never on the protocol's stdout
 
     anyio.run(scenario)
 
