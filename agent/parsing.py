@@ -19,9 +19,14 @@ FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTA
 SQL_START = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
 CODE_LANGUAGES = {"python": ("python", "py", "python3", ""), "sql": ("sql", "sqlite", "")}
 
+# Code travels as a list of lines: small models asked for one JSON string
+# often join two statements with a space instead of writing "\n".
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"reasoning": {"type": "string"}, "code": {"type": "string"}},
+    "properties": {
+        "reasoning": {"type": "string"},
+        "code": {"type": "array", "items": {"type": "string"}},
+    },
     "required": ["reasoning", "code"],
     "additionalProperties": False,
 }
@@ -49,8 +54,8 @@ def parse_reply(text: str, language: str = "python") -> ParsedReply:
     """Reasoning and code from `text` (see the module docstring); `language`
     (python or sql) decides which fenced blocks count as code."""
     document = json_object_in(text)
-    if document is not None and isinstance(document.get("code"), str):
-        code = _unfenced(document["code"], language).strip()
+    if document is not None:
+        code = _code_of(document.get("code"), language)
         if code:
             return ParsedReply(str(document.get("reasoning") or "").strip(), code)
     fenced = _fenced_code(text, language)
@@ -59,7 +64,8 @@ def parse_reply(text: str, language: str = "python") -> ParsedReply:
     if language == "sql" and SQL_START.match(text):
         return ParsedReply("", text.strip().rstrip(";").strip())
     raise UnparsableReply(
-        'the reply held no code: answer with one JSON object {"reasoning": "...", "code": "..."}'
+        'the reply held no code: answer with one JSON object {"reasoning": "...", '
+        '"code": ["first line", "second line", ...]}'
     )
 
 
@@ -92,6 +98,15 @@ def json_object_in(text: str) -> dict[str, Any] | None:
         if isinstance(document, dict):
             return document
     return None
+
+
+def _code_of(value: Any, language: str) -> str:
+    """The code of a JSON reply: one string, or a list of lines."""
+    if isinstance(value, list):
+        value = "\n".join(str(line) for line in value)
+    if not isinstance(value, str):
+        return ""
+    return _unfenced(value, language).strip()
 
 
 def _fenced_code(text: str, language: str) -> ParsedReply | None:

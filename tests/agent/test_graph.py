@@ -26,7 +26,8 @@ MOST_ALBUMS_SQL = (
 
 
 def as_json_reply(code: str, reasoning: str = "join, count, take the top") -> str:
-    return json.dumps({"reasoning": reasoning, "code": code})
+    """A reply in the requested json_schema shape: code as a list of lines."""
+    return json.dumps({"reasoning": reasoning, "code": code.splitlines()})
 
 
 def test_the_graph_has_the_design_nodes_and_edges():

@@ -22,14 +22,16 @@ def music(examples) -> list[str]:
 
 
 def test_the_request_asks_for_reasoning_and_code_as_a_json_schema(llm, context, examples):
-    reply = json.dumps({"reasoning": "count the rows", "code": COUNT_CODE})
+    reply = json.dumps({"reasoning": "count the rows", "code": [COUNT_CODE]})
     with llm(Step(reply)) as server:
         answer = ask("How many albums are there?", music(examples), context=context)
     assert answer.answer == music_query(COUNT_ROWS)
     assert answer.reasoning == "count the rows"
     response_format = server.requests[0]["response_format"]
     assert response_format["type"] == "json_schema"
-    assert response_format["json_schema"]["schema"]["required"] == ["reasoning", "code"]
+    schema = response_format["json_schema"]["schema"]
+    assert schema["required"] == ["reasoning", "code"]
+    assert schema["properties"]["code"] == {"type": "array", "items": {"type": "string"}}
     assert server.requests[0]["temperature"] == 0
     assert "tools" not in server.requests[0]
 

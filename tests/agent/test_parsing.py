@@ -12,6 +12,11 @@ def test_a_json_object_gives_reasoning_and_code():
     assert (parsed.reasoning, parsed.code) == ("count rows", "result = len(album)")
 
 
+def test_code_as_a_list_of_lines_is_joined_with_newlines():
+    reply = '{"reasoning": "r", "code": ["rows = a.merge(b)", "result = len(rows)"]}'
+    assert parse_reply(reply).code == "rows = a.merge(b)\nresult = len(rows)"
+
+
 def test_json_inside_a_fence_or_with_prose_around_it():
     fenced = 'Answer:\n```json\n{"reasoning": "r", "code": "result = 1"}\n```'
     prose = 'I will do it. {"reasoning": "r", "code": "result = 2"} Done.'
