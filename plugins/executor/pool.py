@@ -11,6 +11,7 @@ says which.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -43,6 +44,26 @@ GRACE_SECONDS = 0.5
 """Time allowed on top of a run's timeout for forking, lockdown and the reply."""
 
 
+TEMPLATE_DIED = "the executor's template process died; it is replaced"
+
+
+@dataclass
+class SpareHandle:
+    """The caller's end of a channel to a template's child that waits for one
+    request; `namespaces` are the foci it can serve (JSON form)."""
+
+    channel: socket.socket
+    namespaces: list[dict | None]
+
+
+class SpareRefused(Exception):
+    """The template could not prepare a child for a request (its focus failed)."""
+
+    def __init__(self, error_type: str, message: str):
+        super().__init__(message)
+        self.error_type = error_type
+
+
 class Template:
     """One template process and the control socket to it."""
 
@@ -72,15 +93,23 @@ class Template:
         return LockdownReport.model_validate(message["lockdown"])
 
     def run(self, request: RunRequest) -> ExecutionResult:
-        """Fork a child for `request` and read its result, within its timeout."""
+        """Hand `request` to the template's spare child and read its result,
+        within its timeout."""
         started = time.perf_counter()
         deadline = time.monotonic() + request.timeout_seconds + GRACE_SECONDS
+        try:
+            spare = self._spare_for(request.focus)
+        except ChannelClosed:
+            self.kill()
+            return failure("WorkerCrashed", TEMPLATE_DIED, _ms(started))
+        except SpareRefused as refused:
+            return failure(refused.error_type, str(refused), _ms(started))
         read_end, write_end = os.pipe()
         try:
-            try:
-                send_message(self.control, {"run": request.model_dump(mode="json")}, (write_end,))
-            finally:
-                os.close(write_end)
+            with contextlib.suppress(ChannelClosed):  # a dead spare leaves the pipe empty
+                send_message(spare.channel, {"run": request.model_dump(mode="json")}, (write_end,))
+            os.close(write_end)
+            spare.channel.close()
             reading = read_result(read_end, deadline, self.spec.limits.max_result_bytes)
             wants_status = reading.ending is Ending.COMPLETE and not reading.data
             send_message(self.control, {"finish": True, "status": wants_status})
@@ -91,14 +120,29 @@ class Template:
             )
         except ChannelClosed:
             self.kill()
-            return failure(
-                "WorkerCrashed",
-                "the executor's template process died; it is replaced",
-                _ms(started),
-            )
+            return failure("WorkerCrashed", TEMPLATE_DIED, _ms(started))
         finally:
             os.close(read_end)
         return self._outcome(request, reading.data, reading.ending, status["status"], started)
+
+    def _spare_for(self, focus: FocusRef | None) -> SpareHandle:
+        """The template's next child, ready for `focus` (asking for a new one
+        when the namespace of `focus` did not exist when it was forked)."""
+        spare = self._receive_spare()
+        wanted = focus.model_dump(mode="json") if focus else None
+        if wanted in spare.namespaces:
+            return spare
+        spare.channel.close()
+        send_message(self.control, {"prepare": wanted})
+        return self._receive_spare()
+
+    def _receive_spare(self) -> SpareHandle:
+        message, fds = receive_message(self.control, time.monotonic() + START_TIMEOUT_SECONDS)
+        if "refused" in message:
+            refused = message["refused"]
+            raise SpareRefused(str(refused["type"]), str(refused["message"]))
+        (descriptor,) = fds
+        return SpareHandle(socket.socket(fileno=descriptor), message["spare"]["namespaces"])
 
     def _outcome(
         self, request: RunRequest, data: bytes, ending: Ending, status: dict, started: float

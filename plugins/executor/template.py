@@ -1,30 +1,31 @@
 """The template process: it loads a workspace once and forks one child per
 program; it never runs untrusted code itself.
 
-The child for the next program is forked ahead (a "spare") and locks itself
-down while it waits, so a request meets a ready process; a request whose
-focus needs a namespace the spare was forked without gets a new child.
+The child for the next program is forked ahead (a "spare"): it locks itself
+down and waits for its one request on a channel whose other end the
+template hands to the caller, so a request goes straight to a ready,
+locked-down process. Started by the pool as `python -I` with a minimal
+environment and no descriptor of the caller's but its control socket.
+Messages on that socket (see `messages.py`):
 
-Started by the pool as `python -I` with a minimal environment and no
-descriptor of the caller's but its control socket. Messages on that socket
-(see `messages.py`):
-
-    caller -> {"spec": WorkerSpec}        template -> {"ready": true, "lockdown": report}
-    caller -> {"run": RunRequest} + the write end of a result pipe
+    caller -> {"spec": WorkerSpec}      template -> {"ready": true, "lockdown": report}
+                                        template -> {"spare": {"namespaces"}} + channel
+    caller -> {"prepare": focus}        (the spare lacks that focus' namespace)
+                                        template -> [{"refused": error}] {"spare"} + channel
     caller -> {"finish": true, "status": bool}
-                                          template -> {"status": {"exit", "signal"}} if asked
+                                        template -> [{"status": {"exit", "signal"}}] {"spare"}
 
-The template passes the request and the pipe to its spare child, which
-writes its ExecutionResult as JSON on the pipe and closes it; the caller
-reads it to its end (or its deadline, or its byte limit), then says
-`finish`: the template kills the child if it still runs, reaps it between
-runs, reports how it ended only when asked (a run that gave no result), and
-forks the next spare.
+On its channel the caller sends the spare {"run": RunRequest} and the write
+end of a result pipe, then closes the channel; the spare closes its end too
+before it runs the program, writes its ExecutionResult as JSON on the pipe
+and closes it. The caller reads the pipe to its end (or its deadline, or its
+byte limit) and says `finish`: the template kills the child if it still
+runs, reaps it when the kernel is done with it, reports how it ended only
+when asked (a run that gave no result), and forks the next spare.
 """
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import importlib
 import os
@@ -42,7 +43,7 @@ from plugins.executor.child import serve_one_run
 from plugins.executor.library_doors import close_library_doors
 from plugins.executor.lockdown import LockdownReport, prepare_lockdown
 from plugins.executor.messages import ChannelClosed, receive_message, send_message
-from plugins.executor.models import CodeError, ExecutionResult, FocusRef, RunRequest, WorkerSpec
+from plugins.executor.models import FocusRef, WorkerSpec
 from plugins.executor.module_guard import guard_value
 from plugins.executor.policy import ALLOWED_MODULES
 from plugins.executor.results import normalise
@@ -105,13 +106,13 @@ class TemplateSession:
     def fork_spare(self) -> Spare:
         """Fork the child that will run the next request: it locks itself
         down and waits for the request on a channel of its own."""
-        template_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        caller_end, child_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         pid = os.fork()
         if pid == 0:
-            template_end.close()
+            caller_end.close()
             serve_one_run(self, child_end)
         child_end.close()
-        return Spare(pid, template_end, frozenset(self.namespaces))
+        return Spare(pid, caller_end, frozenset(self.namespaces))
 
     def probe_lockdown(self) -> LockdownReport:
         """Fork one child that only applies the lockdown, and read what held."""
@@ -135,12 +136,19 @@ class TemplateSession:
 
 @dataclass
 class Spare:
-    """A child forked ahead, locked down, waiting for its one request."""
+    """A child forked ahead, locked down, waiting for its one request on a
+    channel whose other end goes to the caller."""
 
     pid: int
-    channel: socket.socket
+    caller_end: socket.socket
     namespaces: frozenset[FocusRef | None]
     """The namespaces that existed when it was forked: the ones it can serve."""
+
+    def hand_over(self, control: socket.socket) -> None:
+        """Send the caller its end of the channel (the template keeps none)."""
+        foci = [focus.model_dump(mode="json") if focus else None for focus in self.namespaces]
+        send_message(control, {"spare": {"namespaces": foci}}, (self.caller_end.fileno(),))
+        self.caller_end.close()
 
 
 def main() -> None:
@@ -156,18 +164,47 @@ def main() -> None:
         return
     send_message(control, {"ready": True, "lockdown": session.probe_lockdown().model_dump()})
     ended = EndedChildren()
-    spare: Spare | None = session.fork_spare()
+    spare = session.fork_spare()
     try:
-        while spare is not None:
-            try:
-                message, fds = receive_message(control)
-            except ChannelClosed:
-                ended.end(spare.pid)
-                return
-            request = RunRequest.model_validate(message["run"])
-            spare = _serve_one(session, control, request, fds, spare, ended)
+        spare.hand_over(control)
+        while True:
+            message, _ = receive_message(control)
+            spare = _answer(session, control, message, spare, ended)
+    except ChannelClosed:
+        ended.end(spare.pid)
     finally:
         ended.reap_all()
+
+
+def _answer(
+    session: TemplateSession,
+    control: socket.socket,
+    message: dict[str, Any],
+    spare: Spare,
+    ended: EndedChildren,
+) -> Spare:
+    """Serve one message of the caller's and return the spare to use next.
+
+    `finish`: the run of `spare` is over (its result read, or abandoned):
+    end that child, report how it ended if asked, fork and hand over the
+    next one. `prepare`: build the namespace of a focus, then replace the
+    spare (forked without it) by one that has it.
+    """
+    if "prepare" in message:
+        focus = FocusRef.model_validate(message["prepare"]) if message["prepare"] else None
+        try:
+            session.prepare_namespace(focus)
+        except Exception as error:  # a focus the representation cannot build: no run
+            refused = {"type": type(error).__name__, "message": str(error)}
+            send_message(control, {"refused": refused})
+        ended.end(spare.pid)
+    elif message.get("status"):
+        send_message(control, {"status": ended.end_now(spare.pid)})
+    else:
+        ended.end(spare.pid)
+    next_spare = session.fork_spare()
+    next_spare.hand_over(control)
+    return next_spare
 
 
 class EndedChildren:
@@ -208,59 +245,6 @@ class EndedChildren:
         for pid in list(self.pending):
             self.pending.discard(pid)
             os.waitpid(pid, 0)
-
-
-def _serve_one(
-    session: TemplateSession,
-    control: socket.socket,
-    request: RunRequest,
-    fds: list[int],
-    spare: Spare,
-    ended: EndedChildren,
-) -> Spare | None:
-    """Hand one request to the spare child (a new one if it cannot serve the
-    request's focus), wait for the caller to finish reading, end the child,
-    and fork the next spare. None when the caller went away."""
-    result_fd, *extra = fds
-    for descriptor in extra:
-        os.close(descriptor)
-    pid = None
-    try:
-        spare = _spare_for(session, request.focus, spare, ended)
-    except Exception as error:  # a focus the representation cannot build: no run
-        failure = ExecutionResult(error=CodeError(type=type(error).__name__, message=str(error)))
-        os.write(result_fd, failure.model_dump_json().encode())
-    else:
-        pid = spare.pid
-        # if the spare died, the caller reads an empty result and asks why
-        with contextlib.suppress(ChannelClosed):
-            send_message(spare.channel, {"run": request.model_dump(mode="json")}, (result_fd,))
-        spare.channel.close()
-    os.close(result_fd)
-    try:
-        message, _ = receive_message(control)
-    except ChannelClosed:
-        message = None
-    wants_status = bool(message and message.get("status"))
-    if pid and wants_status:
-        send_message(control, {"status": ended.end_now(pid)})
-    elif pid:
-        ended.end(pid)
-    elif wants_status:
-        send_message(control, {"status": {"exit": 0, "signal": None}})
-    return session.fork_spare() if message is not None else None
-
-
-def _spare_for(
-    session: TemplateSession, focus: FocusRef | None, spare: Spare, ended: EndedChildren
-) -> Spare:
-    """`spare`, or a new one when `focus` needs a namespace it was forked without."""
-    if focus in spare.namespaces:
-        return spare
-    ended.end(spare.pid)
-    spare.channel.close()
-    session.prepare_namespace(focus)
-    return session.fork_spare()
 
 
 def _readable_files(sources: list[Any]) -> list[str]:

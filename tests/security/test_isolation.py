@@ -248,7 +248,7 @@ def test_the_template_holds_no_secret_and_no_caller_descriptor(pool) -> None:
     (spare,) = _children(pid)  # every run's process is gone but the next run's, waiting
     targets = _descriptor_targets(pid)
     sockets = [target for target in targets if target.startswith("socket:")]
-    assert len(sockets) == 2  # its control socket and its spare's channel: nothing else
+    assert len(sockets) == 1  # its control socket: no resource tracker, no forkserver
     assert not [target for target in targets if target.startswith("pipe:")]
     spare_targets = _descriptor_targets(spare)
     assert sorted(spare_targets)[:3] == ["/dev/null"] * 3
@@ -260,13 +260,12 @@ def _children(pid: int) -> list[int]:
 
 
 def _settled(pid: int) -> bool:
-    """One child, alive, and the template holding its channel."""
+    """One child, alive and locked down (its ruleset descriptor closed)."""
     children = _children(pid)
     if len(children) != 1:
         return False
     state = Path(f"/proc/{children[0]}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    sockets = [t for t in _descriptor_targets(pid) if t.startswith("socket:")]
-    return state != "Z" and len(sockets) == 2
+    return state != "Z" and len(_descriptor_targets(children[0])) == 4
 
 
 def _descriptor_targets(pid: int) -> list[str]:
