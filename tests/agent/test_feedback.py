@@ -1,0 +1,92 @@
+"""Execution guidance: what the next prompt is told about a failed or
+suspicious attempt, on real BOXes of the bundled database (no LLM)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.feedback import did_you_mean, judge
+from agent.state import Attempt, CodeFailure
+from plugins import Workspace, load_source
+from plugins.pandas_box import workspace_boxes
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def boxes():
+    workspace = Workspace.of([load_source(str(EXAMPLES / "music.sqlite"))])
+    return workspace_boxes(workspace)
+
+
+def failed(error_type: str, message: str, code: str = "result = 1") -> Attempt:
+    return Attempt(code=code, executed=True, error=CodeFailure(type=error_type, message=message))
+
+
+def ran(rows, columns, code="result = 1", total_rows=None) -> Attempt:
+    return Attempt(code=code, executed=True, result=rows, columns=columns, total_rows=total_rows)
+
+
+def test_an_invented_field_gets_the_nearest_fields_and_some_of_their_values(boxes):
+    verdict = judge(failed("KeyError", "'artist_name'"), "Who?", boxes, [])
+    assert not verdict.has_rows
+    assert verdict.feedback.startswith("The code failed with KeyError: 'artist_name'")
+    assert "Did you mean artist['name']? Some values: 'The Night Owls'" in verdict.feedback
+
+
+def test_an_attribute_error_names_the_missing_attribute(boxes):
+    message = "'DataFrame' object has no attribute 'titel'"
+    verdict = judge(failed("AttributeError", message), "Which titles?", boxes, [])
+    assert "Did you mean album['title']?" in verdict.feedback
+    assert "Did you mean track['title']?" in verdict.feedback
+
+
+def test_an_sql_error_on_a_missing_column_gets_did_you_mean(boxes):
+    verdict = judge(failed("QueryFailed", "no such column: genere"), "Genres?", boxes, [])
+    assert "Did you mean album['genre']?" in verdict.feedback
+
+
+def test_graph_node_names_are_suggested_for_networkx(boxes):
+    lines = did_you_mean("Hitchcock", [], ["Alfred Hitchcock", "Vertigo", "Grace Kelly"])
+    assert (
+        lines
+        == ["Nodes of the graph close to 'Hitchcock': 'Alfred Hitchcock', 'Grace Kelly', 'Vertigo'"]
+        or "'Alfred Hitchcock'" in lines[0]
+    )
+
+
+def test_an_empty_result_names_close_values_of_a_mistyped_literal(boxes):
+    code = "result = customer[customer['name'] == 'chen wei']"
+    verdict = judge(ran([], ["name"], code), "Where does Chen Wei live?", boxes, [])
+    assert "returned no rows" in verdict.feedback
+    assert "'chen wei' is not a value in the data" in verdict.feedback
+    assert "customer['name'] has 'Chen Wei'" in verdict.feedback
+
+
+def test_a_literal_that_exists_gets_no_value_hint(boxes):
+    code = "result = customer[customer['name'] == 'Chen Wei']['joined']"
+    verdict = judge(ran([], ["joined"], code), "When?", boxes, [])
+    assert verdict.feedback == "The code ran but returned no rows."
+
+
+def test_all_missing_columns_are_flagged(boxes):
+    verdict = judge(ran([["a", None], ["b", None]], ["name", "total"]), "Totals?", boxes, [])
+    assert verdict.has_rows
+    assert "['total'] hold only missing values" in verdict.feedback
+
+
+def test_more_rows_than_any_box_after_a_join_is_flagged(boxes):
+    code = "result = purchase.merge(track, how='cross')"
+    verdict = judge(ran([[1]] * 3, ["x"], code, total_rows=238), "Purchases?", boxes, [])
+    assert "more than the largest BOX (17 rows)" in verdict.feedback
+
+
+def test_many_rows_for_how_many_is_flagged_unless_grouped(boxes):
+    rows = [["a"], ["b"]]
+    assert "return the count" in judge(ran(rows, ["x"]), "How many albums?", boxes, []).feedback
+    grouped = judge(ran(rows, ["x"]), "How many albums per genre?", boxes, [])
+    assert grouped.feedback is None and grouped.has_rows
+
+
+def test_a_plausible_result_gets_no_feedback(boxes):
+    verdict = judge(ran([[8]], ["count"]), "How many albums?", boxes, [])
+    assert verdict == type(verdict)(None, True)
