@@ -1,6 +1,7 @@
 """The executor: every program Pandora runs (pandas, NetworkX, SQL) runs here,
-in reusable worker processes that lock themselves down before running
-untrusted code. See docs/executor.md.
+each in a fresh process forked from a template that holds the workspace and
+never runs untrusted code; the process locks itself down, runs one program
+and exits. See docs/executor.md.
 
 `execute(code, workspace, representation)` uses a default pool shared by the
 process and shut down at exit; `executor_diagnostics()` says which isolation

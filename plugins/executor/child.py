@@ -10,8 +10,10 @@ memory dies with this process; the template that forked it never sees it.
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import os
+import signal
 import socket
 import stat
 import time
@@ -27,12 +29,16 @@ if TYPE_CHECKING:
 
 CRASH_EXIT_CODE = 70
 MAX_DESCRIPTOR = 1 << 20
+PR_SET_PDEATHSIG = 1
+
+_libc = ctypes.CDLL(None, use_errno=True)
 
 
 def serve_one_run(session: TemplateSession, channel: socket.socket) -> NoReturn:
     """Lock down, wait on `channel` for one request and its result
     descriptor, run it, and never return."""
     try:
+        _die_with_the_template(session.pid)
         highest = _shed_descriptors(session, channel.fileno())
         session.lockdown.apply(session.spec.limits, highest)
         message, fds = receive_message(channel)
@@ -52,6 +58,12 @@ def serve_one_run(session: TemplateSession, channel: socket.socket) -> NoReturn:
         os.close(result_fd)  # the caller sees the end of the result now, not at exit
         os._exit(0)
     except BaseException:  # whatever happened, never return into the template's loop
+        os._exit(CRASH_EXIT_CODE)
+
+
+def _die_with_the_template(template: int) -> None:
+    """Be killed if the template dies (a killed template cannot end its runs)."""
+    if _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0 or os.getppid() != template:
         os._exit(CRASH_EXIT_CODE)
 
 

@@ -173,8 +173,7 @@ class Template:
         return self.process.poll() is None
 
     def kill(self) -> None:
-        """Stop the template now (its running child, if any, dies with its
-        control socket: the template kills it on end of file)."""
+        """Stop the template now (its children die with it: PR_SET_PDEATHSIG)."""
         self.control.close()
         if self.process.poll() is None:
             self.process.kill()

@@ -61,6 +61,7 @@ class TemplateSession:
 
     def __init__(self, spec: WorkerSpec, control_fd: int):
         self.spec = spec
+        self.pid = os.getpid()
         self.control_fd = control_fd
         self.require_complete_lockdown = False
         sources = [load_source(s.location, plugin=s.plugin, name=s.name) for s in spec.sources]
