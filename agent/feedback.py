@@ -56,7 +56,7 @@ def judge(attempt: Attempt, question: str, boxes: list[Box], node_names: list[st
         return Verdict(_error_feedback(attempt, boxes, node_names), False)
     rows = attempt.result or []
     if not rows:
-        hints = _value_hints(attempt.code, boxes)
+        hints = _value_hints(attempt.code, boxes) + _graph_hints(attempt.code, node_names)
         return Verdict(" ".join(["The code ran but returned no rows.", *hints]), False)
     warning = _suspicious(attempt, question, boxes)
     return Verdict(warning, True)
@@ -124,6 +124,30 @@ def _value_hints(code: str, boxes: list[Box]) -> list[str]:
         if close is None:
             continue
         hints.append(f"{literal!r} is not a value in the data; close values: {close}.")
+    return hints
+
+
+def _graph_hints(code: str, graph_names: list[str]) -> list[str]:
+    """For each text literal of KG2Code that names no node or relation of the
+    graph, the closest names that do."""
+    if not graph_names:
+        return []
+    known = set(graph_names)
+    hints = []
+    for literal in _string_literals(code):
+        if len(literal) < 2 or literal in known:
+            continue
+        close = [
+            name
+            for name, score, _ in process.extract(
+                literal, graph_names, scorer=fuzz.WRatio, processor=str.casefold, limit=SUGGESTIONS
+            )
+            if score >= MIN_SIMILARITY
+        ]
+        if close:
+            hints.append(
+                f"{literal!r} is no node or relation of the graph; close: {_listed(close)}."
+            )
     return hints
 
 

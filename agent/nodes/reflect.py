@@ -135,13 +135,14 @@ def _error_of(attempt: Attempt) -> AnswerError:
 
 def _vocabulary(workspace: Workspace, plan: Plan, question: str) -> tuple[list[Box], list[str]]:
     """Where feedback looks names and values up: the BOXes (pandas; SQL on
-    data small enough to hold), or the graph's node names (networkx)."""
+    data small enough to hold), or the graph's node and relation names (networkx)."""
     focus = plan.focus(question)
     if plan.representation == "networkx":
         from plugins.networkx_kg import NetworkxRepresentation
 
         graph = NetworkxRepresentation().namespace(workspace, focus)["graph"]
-        return [], [str(node) for node in graph.nodes]
+        relations = {str(data.get("relation")) for _, _, data in graph.edges(data=True)}
+        return [], [str(node) for node in graph.nodes] + sorted(relations)
     if plan.representation == "sql" and _too_big(workspace):
         return [], []
     from plugins.pandas_box import workspace_boxes

@@ -90,3 +90,15 @@ def test_many_rows_for_how_many_is_flagged_unless_grouped(boxes):
 def test_a_plausible_result_gets_no_feedback(boxes):
     verdict = judge(ran([[8]], ["count"]), "How many albums?", boxes, [])
     assert verdict == type(verdict)(None, True)
+
+
+def test_kg2code_literals_that_name_nothing_get_the_close_relation_names():
+    code = (
+        "def KGQA(question, graph):\n"
+        "    edges = graph.in_edges('Vertigo', data=True)\n"
+        "    return [h for h, t, d in edges if d['relation'] == 'directed by']"
+    )
+    verdict = judge(ran([], ["result"], code), "Who?", [], ["Vertigo", "directed_by", "starring"])
+    assert "'directed by' is no node or relation of the graph; close: 'directed_by'" in (
+        verdict.feedback
+    )
