@@ -1,4 +1,4 @@
-"""The default embedding: hashed word and character n-grams.
+"""Hashed word and character n-grams (the lexical half of the default embedding).
 
 It needs no model and no network, gives the same vector for the same text in
 every process and on every machine, and is fast enough to embed 100,000
