@@ -46,7 +46,7 @@ def ask(
         if isinstance(sources, Workspace)
         else Workspace.of(load_source(location) for location in sources)
     )
-    from agent.graph import build_graph
+    from agent.graph import graph
     from agent.llm import configured_chat_model
 
     run_context = dataclasses.replace(
@@ -62,7 +62,7 @@ def ask(
         entities=list(entities),
         hops=hops,
     )
-    result = build_graph().invoke(state, context=run_context)
+    result = graph.invoke(state, context=run_context)
     answer = result.get("answer")
     if answer is None:
         raise PandoraError("the agent ended without an answer")

@@ -51,4 +51,5 @@ def build_graph(checkpointer: Any = None) -> Any:
 
 
 graph = build_graph()
-"""The graph `langgraph.json` points LangGraph Studio and `langgraph dev` at."""
+"""The compiled graph `ask` runs (compiled once per process) and the one
+`langgraph.json` points LangGraph Studio and `langgraph dev` at."""
