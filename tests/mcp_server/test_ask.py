@@ -109,29 +109,8 @@ def client_model_config(tmp_path: Path) -> Path:
     return config
 
 
-def test_ask_with_the_servers_llm(scripted_openai: str) -> None:
-    environment = server_environment(
-        OPENAI_BASE_URL=scripted_openai, OPENAI_API_KEY="test-key", PANDORA_MODEL="scripted"
-    )
-
-    async def scenario() -> dict[str, Any]:
-        async with connect("stdio", environment=environment) as client:
-            return structured(
-                await client.call_tool("ask", {"question": QUESTION, "sources": ["music"]})
-            )
-
-    answer = anyio.run(scenario)
-    assert answer["answer"] == most_common_genres()
-    assert answer["code"] == REPLY["code"]
-    assert answer["llm_calls"] >= 1
-    prompt = json.dumps(ScriptedOpenAI.requests[-1]["messages"])
-    assert QUESTION in prompt
-    assert "album = pd.DataFrame(" in prompt
-
-
-@pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
-def test_ask_with_the_clients_model_through_sampling(client_model_config: Path, mode: str) -> None:
-    sampled: list[types.CreateMessageRequestParams] = []
+def scripted_sampling(sampled: list[types.CreateMessageRequestParams]) -> Any:
+    """A sampling callback answering every request with the scripted reply."""
 
     async def sampling(context: Any, params: types.CreateMessageRequestParams) -> Any:
         sampled.append(params)
@@ -141,26 +120,65 @@ def test_ask_with_the_clients_model_through_sampling(client_model_config: Path, 
             model="scripted-client-model",
         )
 
-    async def scenario() -> dict[str, Any]:
-        async with connect(
-            "stdio", "--config", str(client_model_config), sampling_callback=sampling, mode=mode
-        ) as client:
-            return structured(
-                await client.call_tool("ask", {"question": QUESTION, "sources": ["music"]})
-            )
+    return sampling
 
-    answer = anyio.run(scenario)
+
+def ask_music(*serve: str, environment: dict[str, str], **client_options: Any) -> Any:
+    """Ask QUESTION over music through a fresh stdio server; the call's result."""
+
+    async def scenario() -> Any:
+        async with connect("stdio", *serve, environment=environment, **client_options) as client:
+            return await client.call_tool("ask", {"question": QUESTION, "sources": ["music"]})
+
+    return anyio.run(scenario)
+
+
+def test_ask_with_the_servers_llm(scripted_openai: str) -> None:
+    environment = server_environment(
+        OPENAI_BASE_URL=scripted_openai, OPENAI_API_KEY="test-key", PANDORA_MODEL="scripted"
+    )
+    answer = structured(ask_music(environment=environment))
+    assert answer["answer"] == most_common_genres()
+    assert answer["code"] == REPLY["code"]
+    assert answer["llm_calls"] >= 1
+    prompt = json.dumps(ScriptedOpenAI.requests[-1]["messages"])
+    assert QUESTION in prompt
+    assert "album = pd.DataFrame(" in prompt
+
+
+@pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
+def test_without_a_server_llm_ask_samples_the_clients_model(mode: str) -> None:
+    sampled: list[types.CreateMessageRequestParams] = []
+    environment = server_environment(PANDORA_LOCAL_MODEL="off")
+    result = ask_music(
+        environment=environment, sampling_callback=scripted_sampling(sampled), mode=mode
+    )
+    answer = structured(result)
     assert answer["answer"] == most_common_genres()
     assert len(sampled) == answer["llm_calls"] >= 1
     assert QUESTION in sampled[0].messages[-1].content.text
     assert "pandas" in (sampled[0].system_prompt or "")
 
 
-def test_ask_without_any_model_says_which_tools_to_use(client_model_config: Path) -> None:
-    async def scenario() -> str:
-        async with connect("stdio", "--config", str(client_model_config)) as client:
-            return error_text(await client.call_tool("ask", {"question": QUESTION}))
+def test_ask_llm_client_prefers_the_clients_model(
+    scripted_openai: str, client_model_config: Path
+) -> None:
+    sampled: list[types.CreateMessageRequestParams] = []
+    environment = server_environment(
+        OPENAI_BASE_URL=scripted_openai, OPENAI_API_KEY="test-key", PANDORA_MODEL="scripted"
+    )
+    result = ask_music(
+        "--config",
+        str(client_model_config),
+        environment=environment,
+        sampling_callback=scripted_sampling(sampled),
+    )
+    assert structured(result)["answer"] == most_common_genres()
+    assert sampled
+    assert ScriptedOpenAI.requests == []
 
-    message = anyio.run(scenario)
+
+def test_ask_without_any_model_says_which_tools_to_use() -> None:
+    message = error_text(ask_music(environment=server_environment(PANDORA_LOCAL_MODEL="off")))
     assert "sampling" in message
     assert "run_pandas" in message
