@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import array
 import json
+import os
 import select
 import socket
 import struct
@@ -68,6 +69,8 @@ def _receive_exactly(
                 if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
                     received = array.array("i")
                     received.frombytes(payload[: len(payload) - len(payload) % received.itemsize])
+                    for descriptor in received:
+                        os.set_inheritable(descriptor, False)
                     fds.extend(received)
         else:
             chunk = channel.recv(remaining)

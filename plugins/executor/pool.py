@@ -94,7 +94,15 @@ class Template:
 
     def run(self, request: RunRequest) -> ExecutionResult:
         """Hand `request` to the template's spare child and read its result,
-        within its timeout."""
+        within its timeout. Interrupted midway (Ctrl-C), the template is
+        stopped: its conversation with this caller cannot be resumed."""
+        try:
+            return self._run(request)
+        except BaseException:
+            self.kill()
+            raise
+
+    def _run(self, request: RunRequest) -> ExecutionResult:
         started = time.perf_counter()
         deadline = time.monotonic() + request.timeout_seconds + GRACE_SECONDS
         try:
