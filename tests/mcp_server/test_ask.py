@@ -5,7 +5,8 @@
 - the client's model, through MCP sampling: the test client implements the
   sampling callback and answers with a scripted reply (over a 2026-07-28
   connection, where sampling travels as input-required rounds, and over a
-  2025-11-25 one, where the server sends the request mid-call).
+  2025-11-25 one, where the server sends the request mid-call; over stdio
+  and over HTTP).
 
 The answers are checked against sqlite3 computing the same question.
 """
@@ -123,11 +124,13 @@ def scripted_sampling(sampled: list[types.CreateMessageRequestParams]) -> Any:
     return sampling
 
 
-def ask_music(*serve: str, environment: dict[str, str], **client_options: Any) -> Any:
-    """Ask QUESTION over music through a fresh stdio server; the call's result."""
+def ask_music(
+    *serve: str, environment: dict[str, str], transport: str = "stdio", **client_options: Any
+) -> Any:
+    """Ask QUESTION over music through a fresh server; the call's result."""
 
     async def scenario() -> Any:
-        async with connect("stdio", *serve, environment=environment, **client_options) as client:
+        async with connect(transport, *serve, environment=environment, **client_options) as client:
             return await client.call_tool("ask", {"question": QUESTION, "sources": ["music"]})
 
     return anyio.run(scenario)
@@ -146,12 +149,15 @@ def test_ask_with_the_servers_llm(scripted_openai: str) -> None:
     assert "album = pd.DataFrame(" in prompt
 
 
+@pytest.mark.parametrize("transport", ["stdio", "http"])
 @pytest.mark.parametrize("mode", ["2026-07-28", "legacy"])
-def test_without_a_server_llm_ask_samples_the_clients_model(mode: str) -> None:
+def test_without_a_server_llm_ask_samples_the_clients_model(transport: str, mode: str) -> None:
     sampled: list[types.CreateMessageRequestParams] = []
-    environment = server_environment(PANDORA_LOCAL_MODEL="off")
     result = ask_music(
-        environment=environment, sampling_callback=scripted_sampling(sampled), mode=mode
+        environment=server_environment(PANDORA_LOCAL_MODEL="off"),
+        transport=transport,
+        sampling_callback=scripted_sampling(sampled),
+        mode=mode,
     )
     answer = structured(result)
     assert answer["answer"] == most_common_genres()
