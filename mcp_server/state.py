@@ -18,7 +18,7 @@ from mcp_server.catalog import SourceCatalog
 from mcp_server.config import ServerConfig, ServerSettings
 from mcp_server.schemas import SchemaCache
 from memory import DemonstrationStore
-from plugins.errors import PandoraError
+from plugins.errors import BadInputError, PandoraError
 from plugins.executor import default_pool
 
 if TYPE_CHECKING:
@@ -111,6 +111,10 @@ class ServerState:
             ("sql", self.catalog.sql_workspace),
         ):
             try:
-                default_pool().warm(workspace_of(), representation)
+                workspace = workspace_of()
+            except BadInputError:
+                continue  # no source this representation runs on by default
+            try:
+                default_pool().warm(workspace, representation)
             except PandoraError as error:
                 print(f"pandora: no warm {representation} worker: {error}", file=sys.stderr)
