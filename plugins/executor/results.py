@@ -26,6 +26,9 @@ from plugins.executor.models import Cell, Limits
 UNNAMED = "result"
 """The column name of a value that has none (a scalar, a list, an unnamed Series)."""
 
+SCALARS = (str, bytes, int, float, complex, np.generic, dt.date, dt.time, dt.timedelta)
+"""Values that are one cell whatever else they are (a str is iterable)."""
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -143,6 +146,8 @@ class _Budget:
 
 def _table_of(value: Any, max_rows: int) -> tuple[list[str], Iterable[Iterable[Any]], int]:
     """Column names, raw rows (at most `max_rows`) and how many rows `value` has in all."""
+    if value is None or isinstance(value, SCALARS):
+        return [UNNAMED], [[value]], 1
     if isinstance(value, pd.DataFrame):
         return _frame_table(value, max_rows)
     if isinstance(value, pd.Series):

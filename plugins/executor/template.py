@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from plugins import Focus, Workspace, get_registry, load_source
@@ -87,7 +88,8 @@ class TemplateSession:
         for the garbage collector: a child then writes (and copies) only the
         memory pages its program touches, not every page on a first call."""
         limits = self.spec.limits
-        for value in (pd.DataFrame({"a": [1]}, index=pd.Index(["x"], name="k")), [1.5], "x"):
+        frame = pd.DataFrame({"a": [1], "b": [pd.Timestamp("2020-01-01")]}, index=["x"])
+        for value in (frame, frame.a, [1.5, None], "x", 3, np.int64(2), 2.5, None, {"a": 1}, {1}):
             normalise(value, limits)
         run_program(WARM_UP_PROGRAM, {}, limits, self.tripwire, limits.max_rows).model_dump_json()
         gc.freeze()
