@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 from pyoxigraph import Literal, NamedNode, Triple
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.graph import Statement
 from plugins.knowledge_graph.triples_tsv import node_from_name
+
+if TYPE_CHECKING:
+    import networkx as nx
 from plugins.knowledge_graph.vocabulary import RDF_TYPE, RDFS_LABEL, XSD
 
 GRAPH_EXTENSIONS = (".graphml", ".gml")
@@ -47,6 +49,8 @@ def read_graph_file(path: str) -> Iterator[Statement]:
 
 
 def _read(path: str) -> nx.Graph:
+    import networkx as nx  # only GraphML/GML sources need it
+
     reader = nx.read_graphml if Path(path).suffix.lower() == ".graphml" else nx.read_gml
     try:
         return reader(path)

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyoxigraph
-import rdflib
 from pyoxigraph import BlankNode, Literal, NamedNode, RdfFormat
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.graph import Statement, Term
+
+if TYPE_CHECKING:
+    import rdflib
 
 PYOXIGRAPH_FORMATS: dict[str, RdfFormat] = {
     ".ttl": RdfFormat.TURTLE,
@@ -60,6 +63,8 @@ def _syntax_message(path: str, format_name: str, error: SyntaxError) -> str:
 
 
 def _read_with_rdflib(path: str, rdflib_format: str) -> Iterator[Statement]:
+    import rdflib  # only the formats pyoxigraph cannot read need it
+
     dataset = rdflib.Dataset()
     try:
         dataset.parse(path, format=rdflib_format)
@@ -74,6 +79,8 @@ def _read_with_rdflib(path: str, rdflib_format: str) -> Iterator[Statement]:
 
 def from_rdflib_term(term: rdflib.term.Node) -> Term:
     """The pyoxigraph term equal to an rdflib term."""
+    import rdflib
+
     if isinstance(term, rdflib.BNode):
         return BlankNode(str(term))
     if isinstance(term, rdflib.Literal):
