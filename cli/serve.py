@@ -21,7 +21,13 @@ TRANSPORTS = ("stdio", "http")
 @click.command("serve")
 @click.option("--config", "config_file", help="pandora.toml (default: $PANDORA_CONFIG).")
 @click.option("--source", "sources", multiple=True, help="A source path or URL (repeat).")
-@click.option("--transport", type=click.Choice(TRANSPORTS), default="stdio", show_default=True)
+@click.option(
+    "--transport",
+    type=click.Choice(TRANSPORTS),
+    default="stdio",
+    show_default=True,
+    help="stdio for a desktop assistant or IDE; http for streamable HTTP.",
+)
 @click.option("--host", help="HTTP: address to bind (default 127.0.0.1).")
 @click.option("--port", type=click.IntRange(1, 65535), help="HTTP: port (default 8765).")
 @reports_errors
