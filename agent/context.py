@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -75,15 +75,3 @@ class AgentContext:
             raise BadInputError(
                 f"unknown retrieval mode {self.retrieval!r}; use cross, same, random or none"
             )
-
-    def settings(self) -> dict[str, Any]:
-        """The plain settings (no live objects), for the trace."""
-        return {
-            "demonstrations": self.demonstrations,
-            "max_attempts": self.max_attempts,
-            "representation": self.representation,
-            "hops": self.hops,
-            "retrieval": self.retrieval,
-            "execution_guidance": self.execution_guidance,
-            "direct_answer": self.direct_answer,
-        }

@@ -6,7 +6,8 @@ models in this field, invented names: a missing BOX, field or table gets
 "did you mean" with a few values of the nearest fields, and a text value that
 matches nothing in the data gets the close values that do exist. It also
 flags results that ran but look wrong: no rows, columns with only missing
-values, more rows than any BOX after a join, many rows for a "how many".
+values, more rows than any BOX after a join, the same rows over and over,
+many rows for a "how many".
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ SUGGESTIONS = 3
 VALUES_SHOWN = 4
 MIN_SIMILARITY = 70
 MAX_DISTINCT_SCANNED = 5000
+DUPLICATES_MIN_ROWS = 4
 COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
 GROUPING_WORDS = re.compile(r"\b(each|per|every|by)\b", re.IGNORECASE)
 
@@ -191,6 +193,13 @@ def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None
         return (
             f"The result has {total} rows, more than the largest BOX ({largest} rows): "
             "a join probably duplicates rows; join on key fields and drop duplicates."
+        )
+    distinct = len({tuple(map(str, row)) for row in rows})
+    if len(rows) >= DUPLICATES_MIN_ROWS and distinct * 2 <= len(rows):
+        return (
+            f"The result repeats rows ({len(rows)} rows, {distinct} distinct): BOXes repeat "
+            "an entity once per value of a multi-valued field; use .drop_duplicates() or "
+            ".unique() on the answer."
         )
     if COUNT_QUESTION.search(question) and not GROUPING_WORDS.search(question) and total > 1:
         return (

@@ -86,7 +86,7 @@ def code_messages(
     parts = [f"{SCHEMA_HEADINGS.get(representation, '## Schema')}\n{schema_text.strip()}"]
     if demonstrations:
         shown = "\n\n".join(_demonstration(d) for d in demonstrations)
-        parts.append(f"## Examples (other data, same way of answering)\n{shown}")
+        parts.append(f"## Examples of questions answered with code\n{shown}")
     parts.append(f"## Question\n{question.strip()}")
     for number, text in enumerate(feedback, start=1):
         parts.append(f"## Attempt {number} failed\n{text.strip()}\nWrite corrected code.")

@@ -80,6 +80,12 @@ def test_more_rows_than_any_box_after_a_join_is_flagged(boxes):
     assert "more than the largest BOX (17 rows)" in verdict.feedback
 
 
+def test_repeated_rows_are_flagged(boxes):
+    rows = [["8½"]] * 3 + [["La Strada"]] * 3
+    verdict = judge(ran(rows, ["film"]), "Which films?", boxes, [])
+    assert verdict.has_rows and "repeats rows (6 rows, 2 distinct)" in verdict.feedback
+
+
 def test_many_rows_for_how_many_is_flagged_unless_grouped(boxes):
     rows = [["a"], ["b"]]
     assert "return the count" in judge(ran(rows, ["x"]), "How many albums?", boxes, []).feedback

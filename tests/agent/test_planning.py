@@ -166,7 +166,7 @@ def test_two_sources_one_program_and_the_shared_values_noted(llm, context, examp
 def test_kg_questions_are_focused_on_the_linked_entities(llm, context, examples):
     code = (
         "director = person[person['person'] == 'Alfred Hitchcock']\n"
-        "result = film[film['directed_by'] == 'Alfred Hitchcock']['film'].tolist()"
+        "result = film[film['directed_by'] == 'Alfred Hitchcock']['film'].unique().tolist()"
     )
     with llm(Step(fenced(code))):
         answer = ask(

@@ -30,8 +30,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MUSIC = EXAMPLES / "music.sqlite"
 CITIES = EXAMPLES / "cities.csv"
 FILMS = EXAMPLES / "films.ttl"
-LOCAL_K = 3
-"""Demonstrations shown to the 1.5B model (see docs/agent.md for the measurement)."""
+LOCAL_K = int(os.environ.get("PANDORA_TEST_LOCAL_K") or 3)
+"""Demonstrations shown to the 1.5B model (docs/agent.md has the measurement)."""
 
 
 @pytest.fixture(scope="module")
