@@ -89,7 +89,19 @@ def _missing_name(error_type: str, message: str) -> str | None:
 
 def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[str]:
     """Lines naming the BOXes, fields or graph nodes closest to `missing`,
-    with a few values of each field."""
+    with a few values of each field. When some BOXes have the field and
+    others do not, the ones without it are named with their closest field."""
+    holders = [box.name for box in boxes if missing in map(str, box.frame.columns)]
+    if holders:
+        lines = [f"{missing!r} is a field of {', '.join(holders)} only."]
+        for box in boxes:
+            if box.name in holders:
+                continue
+            columns = [str(column) for column in box.frame.columns]
+            match = process.extractOne(missing, columns, scorer=fuzz.WRatio, processor=str.casefold)
+            if match is not None and match[1] >= MIN_SIMILARITY:
+                lines.append(f"{box.name} has {match[0]!r} instead.")
+        return lines
     candidates: dict[str, tuple[Box, str | None]] = {}
     for box in boxes:
         candidates[box.name] = (box, None)

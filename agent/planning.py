@@ -179,12 +179,13 @@ def shared_value_notes(boxes: list[Box], shown: list[str] | None) -> list[str]:
     ):
         if box.origin == other.origin:
             continue
-        shared = values & other_values
+        shared = values.keys() & other_values.keys()
         if len(shared) >= SHARED_VALUES_MIN:
-            example = sorted(shared)[0]
+            example = values[sorted(shared)[0]]
             notes.append(
                 f"# shared values: {box.name}[{column!r}] and {other.name}[{other_column!r}] "
-                f"({len(shared)} in common, e.g. {example!r})"
+                f"({len(shared)} in common, e.g. {example!r}); join with "
+                f"{box.name}.merge({other.name}, left_on={column!r}, right_on={other_column!r})"
             )
     return notes
 
@@ -199,6 +200,7 @@ def _is_text(column: pd.Series) -> bool:
     return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
 
 
-def _text_values(column: pd.Series) -> set[str]:
-    values = column.dropna().astype(str).str.strip().str.casefold()
-    return set(values.drop_duplicates().head(SHARED_VALUES_SAMPLE))
+def _text_values(column: pd.Series) -> dict[str, str]:
+    """Distinct values of a text column, case-folded, each with one spelling as found."""
+    values = column.dropna().astype(str).str.strip().drop_duplicates().head(SHARED_VALUES_SAMPLE)
+    return {value.casefold(): value for value in values}

@@ -33,6 +33,18 @@ def test_an_invented_field_gets_the_nearest_fields_and_some_of_their_values(boxe
     assert "Did you mean artist['name']? Some values: 'The Night Owls'" in verdict.feedback
 
 
+def test_a_field_some_boxes_lack_names_the_boxes_that_spell_it_otherwise():
+    from tests.conftest import EXAMPLES as examples
+
+    workspace = Workspace.of(
+        [load_source(str(examples / "music.sqlite")), load_source(str(examples / "cities.csv"))]
+    )
+    code = "result = pd.merge(customer, cities, on='country')"
+    verdict = judge(failed("KeyError", "'country'", code), "Who?", workspace_boxes(workspace), [])
+    assert "'country' is a field of artist, customer only." in verdict.feedback
+    assert "cities has 'Country' instead." in verdict.feedback
+
+
 def test_an_attribute_error_names_the_missing_attribute(boxes):
     message = "'DataFrame' object has no attribute 'titel'"
     verdict = judge(failed("AttributeError", message), "Which titles?", boxes, [])

@@ -157,7 +157,12 @@ def test_two_sources_one_program_and_the_shared_values_noted(llm, context, examp
             context=context,
         )
     prompt = server.prompts()[0]
-    assert "# shared values: artist['name'] and listing['artist']" in prompt
+    note = (
+        "# shared values: artist['name'] and listing['artist'] (2 in common, "
+        "e.g. 'Aino Virtanen'); join with "
+        "artist.merge(listing, left_on='name', right_on='artist')"
+    )
+    assert note in prompt
     known = {row[0] for row in music_query("SELECT name FROM artist")}
     expected = [[label] for artist, label in rows if artist in known]
     assert answer.answer == expected == [["Sello Sur"], ["Fonal"]]

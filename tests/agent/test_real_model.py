@@ -85,7 +85,9 @@ def cities() -> list[dict[str, str]]:
 
 
 def population(row: dict[str, str]) -> int:
-    return int(row["Population (2020)"].replace(",", ""))
+    """The population as a number; missing ("n/a", blank) counts as none."""
+    text = row["Population (2020)"].replace(",", "")
+    return int(text) if text.isdigit() else -1
 
 
 def films_directed_by(name: str) -> set[str]:
