@@ -65,7 +65,7 @@ QUESTIONS = [
         "Which films did Federico Fellini direct?",
         "films.ttl",
         "pandas",
-        "result = film[film['directed_by'] == 'Federico Fellini']['film']",
+        "result = film[film['directed_by'] == 'Federico Fellini']['film'].unique()",
     ),
     (
         "kg",

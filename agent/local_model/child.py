@@ -33,10 +33,12 @@ def serve(model: str, port: int, threads: int, context_tokens: int) -> None:
     params.hostnames = ["127.0.0.1"]
     params.port = port
     params.use_jinja = True
-    server = xllamacpp.Server(params)
+    _server = xllamacpp.Server(params)  # serves while referenced
     while not stop.wait(PARENT_CHECK_SECONDS) and os.getppid() == parent:
         pass
-    del server
+    # The server's own shutdown waits for a running completion to finish,
+    # minutes on a busy CPU; nothing is left to save, so leave at once.
+    os._exit(0)
 
 
 if __name__ == "__main__":
