@@ -13,6 +13,7 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import os
+import select
 import signal
 import socket
 import stat
@@ -41,6 +42,7 @@ def serve_one_run(session: TemplateSession, channel: socket.socket) -> NoReturn:
         _die_with_the_template(session.pid)
         highest = _shed_descriptors(session, channel.fileno())
         session.lockdown.apply(session.spec.limits, highest)
+        session.prime(lambda: bool(select.select([channel], [], [], 0)[0]))
         message, fds = receive_message(channel)
         channel.close()
         started = time.perf_counter()

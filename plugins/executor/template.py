@@ -26,12 +26,14 @@ when asked (a run that gave no result), and forks the next spare.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import os
 import signal
 import socket
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,7 +56,20 @@ from plugins.executor.tripwire import Tripwire
 
 NAMESPACE_CACHE_SIZE = 8
 WARM_UP_PROGRAM = "import math\nprint(1)\nresult = [math.floor(2.5), 'x']"
-"""The executor's own constant program, run once in the template (never a caller's)."""
+WARM_UP_RESULTS = (
+    *("len(frame)", "frame.v.sum()", "frame.f.mean()", "frame.k.nunique()", "frame.iloc[0, 0]"),
+    *("frame.columns.tolist()", "frame.shape[1]", "frame.k.iloc[:2]", "frame.head(2)"),
+    *("frame.v.max() - frame.v.min()", "frame.tail(1).v", "frame.dtypes.astype(str).tolist()"),
+    *("frame.loc[:1, ['k', 'v']]", "frame[frame.v > 1].v.count()", "frame.k.value_counts()"),
+    *("frame.groupby('k').v.sum()", "frame.groupby('k').agg({'v': 'mean'})", "frame.t.dt.year"),
+    *("frame.sort_values('f')", "frame.merge(frame, on='k')", "frame.k.str.upper()"),
+    *("frame.query('v > 1')", "frame.v.tolist()", "bool(frame.empty)", "frame.nlargest(1, 'v')"),
+    *("frame.set_index('k').v", "frame.drop_duplicates('k')", "frame.k.isin(['a'])"),
+    *("frame.v.apply(lambda x: x + 1)", "sorted(set(frame.k))", "frame.describe()"),
+)
+"""The executor's own constant programs, run once in the template (never a
+caller's): the first run of a code path writes to its code objects and
+caches, which a child would otherwise copy page by page on every run."""
 
 
 class TemplateSession:
@@ -92,7 +107,37 @@ class TemplateSession:
         for value in (frame, frame.a, [1.5, None], "x", 3, np.int64(2), 2.5, None, {"a": 1}, {1}):
             normalise(value, limits)
         run_program(WARM_UP_PROGRAM, {}, limits, self.tripwire, limits.max_rows).model_dump_json()
+        namespace = {
+            "pd": guard_value(pd, "pd"),
+            "frame": pd.DataFrame(
+                {
+                    "k": ["a", "b", "a"],
+                    "v": [1, 2, 3],
+                    "f": [0.5, 1.5, 2.5],
+                    "t": pd.to_datetime(["2020-01-01", "2020-01-02", "2020-01-03"]),
+                }
+            ),
+        }
+        for expression in WARM_UP_RESULTS:
+            run_program(f"result = {expression}", namespace, limits, self.tripwire, 100)
         gc.freeze()
+
+    def prime(self, request_waiting: Callable[[], bool]) -> None:
+        """In a spare child, until its request arrives: read the BOXes the way
+        programs do (trusted code, the child's own memory), so that the pages
+        a program touches first are already copied when the request comes.
+        Stops as soon as `request_waiting()`: a request never waits for it."""
+        frames = [
+            value
+            for namespace in self.namespaces.values()
+            for value in namespace.values()
+            if isinstance(value, pd.DataFrame)
+        ]
+        for step in (step for frame in frames for step in _priming_steps(frame)):
+            if request_waiting():
+                return
+            with contextlib.suppress(Exception):  # priming never fails the child
+                normalise(step(), self.spec.limits)
 
     def prepare_namespace(self, focus: FocusRef | None) -> None:
         """Build (or keep) the namespace programs with `focus` see; the
@@ -248,6 +293,19 @@ class EndedChildren:
         for pid in list(self.pending):
             self.pending.discard(pid)
             os.waitpid(pid, 0)
+
+
+def _priming_steps(frame: pd.DataFrame) -> Iterator[Callable[[], Any]]:
+    """Common reads of a BOX on its first rows: whole-frame ones, then a few
+    per column type."""
+    yield frame.head
+    yield lambda: frame.dtypes.astype(str).tolist()
+    seen: set[str] = set()
+    for _, column in frame.items():
+        if str(column.dtype) not in seen:
+            seen.add(str(column.dtype))
+            yield lambda column=column: column.iloc[:3]
+            yield lambda column=column: column.iloc[:100].value_counts().head(2)
 
 
 def _readable_files(sources: list[Any]) -> list[str]:
