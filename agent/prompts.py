@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 Message = dict[str, str]
 
 REPLY_FORMAT = (
-    'Reply with one JSON object: {"reasoning": "<one sentence: the steps>", "code": "<the code>"}.'
+    'Reply with one JSON object: {"reasoning": "<one sentence: the steps>", '
+    '"code": ["<first line of code>", "<second line>", ...]}, one string per line of code.'
 )
 
 PANDAS_INSTRUCTION = f"""\

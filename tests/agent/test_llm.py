@@ -32,6 +32,8 @@ def test_the_request_asks_for_reasoning_and_code_as_a_json_schema(llm, context, 
     schema = response_format["json_schema"]["schema"]
     assert schema["required"] == ["reasoning", "code"]
     assert schema["properties"]["code"] == {"type": "array", "items": {"type": "string"}}
+    # the instruction asks for the same shape the schema enforces
+    assert '"code": ["<first line of code>"' in server.requests[0]["messages"][0]["content"]
     assert server.requests[0]["temperature"] == 0
     assert "tools" not in server.requests[0]
 
