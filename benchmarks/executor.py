@@ -127,12 +127,6 @@ def fork_cost(repeat: int) -> tuple[float, float]:
     return statistics.median(forks) * 1000, statistics.median(ready) * 1000
 
 
-def resident_megabytes() -> float:
-    """This process's resident memory."""
-    with open("/proc/self/statm", "rb") as statm:
-        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
 def main() -> None:
     """Measure and print one table."""
     parser = argparse.ArgumentParser()
@@ -153,12 +147,9 @@ def main() -> None:
                 continue
             box_directory = Path(directory) / str(rows)
             box_directory.mkdir()
-            path = write_box(box_directory, rows)
-            gc.collect()
-            before = resident_megabytes()
-            workspace = Workspace.of([load_source(str(path))])
+            workspace = Workspace.of([load_source(str(write_box(box_directory, rows)))])
             namespace = get_registry().representation("pandas").namespace(workspace)
-            size = resident_megabytes() - before
+            size = namespace["sales"].memory_usage(deep=True).sum() / 2**20
             fork_p50, ready_p50 = fork_cost(min(arguments.repeat, 50))
             exec_p50, exec_p95 = percentiles(plain_exec(namespace, arguments.repeat))
             pool = ExecutorPool(max_workers=1)
