@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 RESULTS_FILE = "results.jsonl"
 KEPT_ROWS = 20
+GOLD_TIMEOUT_SECONDS = 120.0
+"""Gold queries are trusted and run once per question: a busy machine must not fail them."""
 
 
 class ItemResult(BaseModel):
@@ -68,9 +70,8 @@ def gold_rows(example: Example, cache: WorkspaceCache) -> list[list[Any]]:
     """The gold answer as rows; a gold SQL query is executed (in the sandbox) for it."""
     if example.gold_answer is not None:
         return example.gold_answer
-    run = execute(
-        example.gold_sql or "", cache.open(example.sources, example_plugin(example)), "sql"
-    )
+    workspace = cache.open(example.sources, example_plugin(example))
+    run = execute(example.gold_sql or "", workspace, "sql", timeout_seconds=GOLD_TIMEOUT_SECONDS)
     if run.error is not None or run.result is None:
         message = run.error.message if run.error else "no result"
         raise PandoraError(f"{example.id}: the gold SQL failed: {message}")
