@@ -1,11 +1,12 @@
 """The template process: it loads a workspace once and forks one child per
 program; it never runs untrusted code itself.
 
-The child for the next program is forked ahead (a "spare"): it locks itself
-down and waits for its one request on a channel whose other end the
-template hands to the caller, so a request goes straight to a ready,
-locked-down process. Started by the pool as `python -I` with a minimal
-environment and no descriptor of the caller's but its control socket.
+The child for the next program is forked ahead (a "spare"), and one more for
+the program after it: each locks itself down and waits for its one request
+on a channel whose other end the template hands to the caller when its turn
+comes, so a request goes straight to a ready, locked-down process. Started
+by the pool as `python -I` with a minimal environment and no descriptor of
+the caller's but its control socket.
 Messages on that socket (see `messages.py`):
 
     caller -> {"spec": WorkerSpec}      template -> {"ready": true, "lockdown": report}
@@ -213,13 +214,15 @@ def main() -> None:
     send_message(control, {"ready": True, "lockdown": session.probe_lockdown().model_dump()})
     ended = EndedChildren()
     spare = session.fork_spare()
+    spare.hand_over(control)
+    ahead = session.fork_spare()
     try:
-        spare.hand_over(control)
         while True:
             message, _ = receive_message(control)
-            spare = _answer(session, control, message, spare, ended)
+            spare, ahead = _answer(session, control, message, (spare, ahead), ended)
     except ChannelClosed:
         ended.end(spare.pid)
+        ended.end(ahead.pid)
     finally:
         ended.reap_all()
 
@@ -228,31 +231,37 @@ def _answer(
     session: TemplateSession,
     control: socket.socket,
     message: dict[str, Any],
-    spare: Spare,
+    spares: tuple[Spare, Spare],
     ended: EndedChildren,
-) -> Spare:
-    """Serve one message of the caller's and return the spare to use next.
+) -> tuple[Spare, Spare]:
+    """Serve one message of the caller's. `spares` are the child handed over
+    to the caller and the one forked ahead for the run after; returns them
+    for the next message.
 
-    `finish`: the run of `spare` is over (its result read, or abandoned):
-    end that child, report how it ended if asked, fork and hand over the
-    next one. `prepare`: build the namespace of a focus, then replace the
-    spare (forked without it) by one that has it.
+    `finish`: the run of the handed-over child is over (its result read, or
+    abandoned): end it, report how it ended if asked, hand over the child
+    forked ahead, fork the next one. `prepare`: build the namespace of a
+    focus; both children were forked without it, so both are replaced.
     """
+    spare, ahead = spares
     if "prepare" in message:
         focus = FocusRef.model_validate(message["prepare"]) if message["prepare"] else None
+        ended.end(spare.pid)
         try:
             session.prepare_namespace(focus)
         except Exception as error:  # a focus the representation cannot build: no run
             refused = {"type": type(error).__name__, "message": str(error)}
             send_message(control, {"refused": refused})
-        ended.end(spare.pid)
+        else:
+            ended.end(ahead.pid)
+            ahead.caller_end.close()
+            ahead = session.fork_spare()
     elif message.get("status"):
         send_message(control, {"status": ended.end_now(spare.pid)})
     else:
         ended.end(spare.pid)
-    next_spare = session.fork_spare()
-    next_spare.hand_over(control)
-    return next_spare
+    ahead.hand_over(control)
+    return ahead, session.fork_spare()
 
 
 class EndedChildren:
