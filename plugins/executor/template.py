@@ -294,14 +294,23 @@ class EndedChildren:
 
     def _reap_finished(self, *_: object) -> None:
         for pid in list(self.pending):
-            if os.waitpid(pid, os.WNOHANG)[0]:
+            if _reaped(pid, os.WNOHANG):
                 self.pending.discard(pid)
 
     def reap_all(self) -> None:
         """Wait for every pending child (the template is stopping)."""
         for pid in list(self.pending):
             self.pending.discard(pid)
-            os.waitpid(pid, 0)
+            _reaped(pid, 0)
+
+
+def _reaped(pid: int, options: int) -> bool:
+    """Reap `pid`; True when it is gone (also when the SIGCHLD handler, which
+    can run between any two lines, reaped it first)."""
+    try:
+        return os.waitpid(pid, options)[0] != 0
+    except ChildProcessError:
+        return True
 
 
 def _priming_steps(frame: pd.DataFrame) -> Iterator[Callable[[], Any]]:
