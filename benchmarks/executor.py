@@ -159,7 +159,7 @@ def main() -> None:
             for calls, pause in (("b2b", 0.0), ("paced", arguments.pause_ms / 1000)):
                 p50, p95 = percentiles(through_executor(pool, workspace, arguments.repeat, pause))
                 print(
-                    f"{label:>15} {size:>9.0f} {calls:>7} {exec_p50:>9.3f} {exec_p95:>9.3f}"
+                    f"{label:>15} {size:>9.1f} {calls:>7} {exec_p50:>9.3f} {exec_p95:>9.3f}"
                     f" {p50:>10.3f} {p95:>10.3f} {p50 - exec_p50:>10.3f} {p95 - exec_p95:>10.3f}"
                     f" {fork_p50:>7.2f} {ready_p50:>10.2f} {cold:>7.0f}"
                 )
