@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from memory import DemonstrationStore
     from plugins import Workspace
 
+DEFAULT_DEMONSTRATIONS = 10
+LOCAL_MODEL_DEMONSTRATIONS = 3
 RetrievalMode = Literal["cross", "same", "random", "none"]
 REPRESENTATIONS = ("pandas", "networkx", "sql")
 
@@ -30,8 +32,9 @@ class AgentContext:
     no code (a baseline).
     """
 
-    demonstrations: int = 10
-    """K: demonstrations shown in the prompt."""
+    demonstrations: int | None = None
+    """K: demonstrations shown in the prompt; None: 10, or 3 for the local
+    1.5B model (measured in docs/agent.md)."""
     max_attempts: int = 3
     """L: programs tried per question, the first one included."""
     representation: str | None = None
@@ -62,7 +65,7 @@ class AgentContext:
     def __post_init__(self) -> None:
         from plugins.errors import BadInputError
 
-        if self.demonstrations < 0:
+        if self.demonstrations is not None and self.demonstrations < 0:
             raise BadInputError(f"demonstrations (K) must be 0 or more, got {self.demonstrations}")
         if self.max_attempts < 1:
             raise BadInputError(f"max_attempts (L) must be at least 1, got {self.max_attempts}")
@@ -75,3 +78,13 @@ class AgentContext:
             raise BadInputError(
                 f"unknown retrieval mode {self.retrieval!r}; use cross, same, random or none"
             )
+
+    def demonstration_count(self) -> int:
+        """K for this run: as set, else the default of the model in use."""
+        if self.demonstrations is not None:
+            return self.demonstrations
+        from agent.llm import LOCAL_MODEL_NAME
+
+        if getattr(self.chat_model, "model_name", None) == LOCAL_MODEL_NAME:
+            return LOCAL_MODEL_DEMONSTRATIONS
+        return DEFAULT_DEMONSTRATIONS

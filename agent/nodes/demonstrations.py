@@ -20,10 +20,11 @@ def retrieve_demonstrations(state: AgentState, runtime: Runtime[AgentContext]) -
     plan = state["plan"]
     assert plan is not None  # plan always runs first
     shown: list[ShownDemonstration] = []
-    if context.retrieval != "none" and context.demonstrations > 0 and not context.direct_answer:
+    k = context.demonstration_count()
+    if context.retrieval != "none" and k > 0 and not context.direct_answer:
         scored = retrieve_from_memory(
             state["question"],
-            context.demonstrations,
+            k,
             kind=plan.kind,
             mode=context.retrieval,
             representation=plan.representation,
