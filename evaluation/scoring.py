@@ -100,7 +100,12 @@ def error_category(
     if gold_cells and gold_cells <= predicted_cells and not same_shape:
         return "answer format"
     gold_tables = tables_of(example.gold_sql)
-    if gold_tables and gold_tables != tables_named_in(code, gold_tables | tables_in_code(code)):
+    wrote_code = bool(code.strip())  # a direct answer has no tables to link
+    if (
+        wrote_code
+        and gold_tables
+        and gold_tables != tables_named_in(code, gold_tables | tables_in_code(code))
+    ):
         return "wrong schema linking"
     return "wrong logic"
 

@@ -117,6 +117,7 @@ def test_error_categories() -> None:
     assert error_category(example(sql), [["x", 1]], gold, "result = shop['x']", False) == (
         "wrong logic"
     )
+    assert error_category(example(sql), [["x", 1]], gold, "", False) == "wrong logic"
 
 
 def test_database_split_is_disjoint_and_samples_are_seeded(datasets: Path) -> None:
