@@ -125,8 +125,8 @@ def test_render_schema_shows_fields_dtypes_keys_and_optional_values(examples):
     pandas = get_registry().representation("pandas")
     text = pandas.render_schema(workspace)
     assert "purchase = pd.DataFrame({" in text
-    assert "    'customer_id': [...int64]," in text
+    assert "    'customer_id': [...],  # int64" in text
     assert "# foreign key: purchase['customer_id'] -> customer['customer_id']" in text
     assert "The Night Owls" not in text
     with_values = pandas.render_schema(workspace, values=2)
-    assert "'name': ['The Night Owls', 'Marta Quintero', ...str]," in with_values
+    assert "'name': ['The Night Owls', 'Marta Quintero', ...],  # str" in with_values
