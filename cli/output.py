@@ -5,9 +5,7 @@ bad input. Messages for people go to stderr on one line, always in the form
 `pandora: <Type>: message`; with --json, stdout carries exactly one JSON
 object whatever happens.
 
-Text meant for a terminal goes through `terminal_safe`: data and messages may
-come from untrusted files or programs, and a raw escape sequence could clear
-the screen, set the clipboard (OSC 52) or forge a line of Pandora's own.
+Text meant for a terminal goes through `plugins.terminal_text.terminal_safe`.
 """
 
 from __future__ import annotations
@@ -22,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from plugins.errors import BadInputError, PandoraError
+from plugins.terminal_text import UNSAFE_CHARACTERS, terminal_safe
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -32,24 +31,9 @@ BAD_INPUT = "BadInput"
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-# C0 controls but tab and newline, DEL, C1 controls (8-bit CSI, OSC...), and the
-# bidirectional overrides and isolates that reorder how a line reads.
-UNSAFE_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
 json_option = click.option(
     "--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout."
 )
-
-
-def terminal_safe(text: str) -> str:
-    """`text` with every control character but tab and newline written as an escape
-    (`\\x1b`, `\\u202e`), so that printing it cannot drive the terminal."""
-    return UNSAFE_CHARACTERS.sub(_escape, text)
-
-
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def one_line(text: str) -> str:

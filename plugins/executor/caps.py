@@ -15,7 +15,8 @@ import re
 from typing import Any
 
 from plugins.executor.models import Cell, CodeError, ExecutionResult, Limits
-from plugins.executor.results import terminal_safe, valid_text
+from plugins.executor.results import valid_text
+from plugins.terminal_text import terminal_safe
 
 UNKNOWN_TYPE = "Error"
 _NOT_IDENTIFIER = re.compile(r"\W+")

@@ -30,7 +30,6 @@ SCALARS = (str, bytes, int, float, complex, np.generic, dt.date, dt.time, dt.tim
 """Values that are one cell whatever else they are (a str is iterable)."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_TERMINAL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass
@@ -48,12 +47,6 @@ def valid_text(text: str) -> str:
     if text.isascii():
         return text
     return _SURROGATE.sub("\ufffd", text)
-
-
-def terminal_safe(text: str) -> str:
-    """`text` for a terminal: control characters other than tab and newline
-    (escape sequences, carriage returns, C1 controls) shown as `\\xNN` escapes."""
-    return _TERMINAL_CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
 
 
 def json_cell(value: Any) -> Cell:
