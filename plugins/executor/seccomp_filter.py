@@ -16,8 +16,7 @@ import ctypes
 import errno
 import os
 import tempfile
-
-import pyseccomp as seccomp
+from typing import Any
 
 CLONE_THREAD = 0x00010000
 TIOCSTI = 0x5412
@@ -159,6 +158,7 @@ class _SockFprog(ctypes.Structure):
 
 
 def _compile() -> tuple[int, bytes]:
+    seccomp = _libseccomp()
     refuse = seccomp.ERRNO(errno.EPERM)
     syscall_filter = seccomp.SyscallFilter(seccomp.ALLOW)
     rules = 0
@@ -184,4 +184,15 @@ def _compile() -> tuple[int, bytes]:
 
 def _known(name: str) -> bool:
     """Some syscalls do not exist on every architecture (aarch64 has no fork)."""
+    seccomp = _libseccomp()
     return seccomp.resolve_syscall(seccomp.system_arch(), name) >= 0
+
+
+def _libseccomp() -> Any:
+    """pyseccomp, imported when a filter is compiled: on hosts without libseccomp
+    the executor still imports and reports the missing layer loudly."""
+    try:
+        import pyseccomp
+    except (ImportError, OSError) as error:
+        raise RuntimeError(f"libseccomp is not available ({error})") from error
+    return pyseccomp
