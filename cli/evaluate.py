@@ -16,10 +16,10 @@ from plugins.errors import BadInputError
 
 @click.command("eval")
 @click.argument("dataset", type=click.Path(path_type=Path))
-@click.option("--task", type=click.Choice(TASKS), required=True)
+@click.option("--task", type=click.Choice(TASKS), required=True, help="Format of DATASET.")
 @click.option("--split", default=None, help="Split or file stem (dev, sample-300, ...).")
 @click.option("--sample", "sample_size", type=click.IntRange(min=1), help="Questions to ask.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
 @click.option("--output", type=click.Path(path_type=Path), help="Folder of results and report.")
 @click.option(
     "--config",
@@ -31,8 +31,21 @@ from plugins.errors import BadInputError
 @click.option("--baselines", is_flag=True, help="Add text-to-SQL and direct answering.")
 @click.option("--by-database", is_flag=True, help="Only databases `memory build` left out.")
 @click.option("--representation", default=None, help="Representation of the pandora run.")
-@click.option("-k", "demonstrations", type=click.IntRange(min=0), default=10, show_default=True)
-@click.option("--attempts", type=click.IntRange(min=1), default=3, show_default=True)
+@click.option(
+    "-k",
+    "demonstrations",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Demonstrations retrieved per question.",
+)
+@click.option(
+    "--attempts",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Code attempts per question (L).",
+)
 @json_option
 @reports_errors
 def eval_command(

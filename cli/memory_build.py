@@ -16,19 +16,32 @@ from evaluation.selection import sample_examples, split_by_database
 
 @click.command("build")
 @click.argument("dataset", type=click.Path(path_type=Path))
-@click.option("--task", type=click.Choice(TASKS), required=True)
+@click.option("--task", type=click.Choice(TASKS), required=True, help="Format of DATASET.")
 @click.option("--split", default=None, help="Split or file stem (default: the reader's).")
 @click.option("--fraction", type=click.FloatRange(0, 1, min_open=True), help="Share of samples.")
 @click.option("--sample", "sample_size", type=click.IntRange(min=1), help="Number of samples.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
 @click.option("--by-database", is_flag=True, help="Only databases `eval --by-database` leaves out.")
 @click.option("--max-llm-calls", type=click.IntRange(min=0), help="Stop after this many calls.")
 @click.option("--max-tokens", type=click.IntRange(min=0), help="Stop after this many tokens.")
 @click.option("--max-seconds", type=click.FloatRange(min=0), help="Stop after this long.")
 @click.option("--no-llm", is_flag=True, help="Stage 1 with the translator only.")
-@click.option("--corrections", type=click.IntRange(min=0), default=2, show_default=True)
+@click.option(
+    "--corrections",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="LLM retries shown the gold answer, per sample.",
+)
 @click.option("--journal", type=click.Path(path_type=Path), help="Progress file (resumes a build).")
-@click.option("-k", "demonstrations", type=click.IntRange(min=0), default=10, show_default=True)
+@click.option(
+    "-k",
+    "demonstrations",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Demonstrations shown per LLM prompt.",
+)
 @json_option
 @reports_errors
 def build_command(
