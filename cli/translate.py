@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from cli.output import EXIT_FAILED, json_option, print_json, reports_errors
+from cli.output import EXIT_FAILED, json_option, print_error_line, print_json, reports_errors
 from cli.sources import open_source, source_options
 from plugins import Workspace
 from plugins.pandas_box import workspace_boxes
@@ -40,9 +40,9 @@ def translate_command(
                     "construct": error.construct,
                 }
             )
-        click.echo(f"pandora: {error}", err=True)
+        print_error_line("Untranslatable", str(error))
         sys.exit(EXIT_FAILED)
     if as_json:
         print_json(translation)
     else:
-        click.echo(translation.code, nl=False)
+        click.echo(translation.code.rstrip("\n"))
