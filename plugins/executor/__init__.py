@@ -8,23 +8,32 @@ process and shut down at exit; `executor_diagnostics()` says which isolation
 layers are active.
 """
 
-from plugins.executor.api import default_pool, execute
-from plugins.executor.diagnostics import ExecutorDiagnostics, executor_diagnostics
-from plugins.executor.errors import ExecutorError, WorkerStartError
-from plugins.executor.lockdown import LockdownReport
-from plugins.executor.models import CodeError, ExecutionResult, Limits
-from plugins.executor.pool import ExecutorPool
+from __future__ import annotations
 
-__all__ = [
-    "CodeError",
-    "ExecutionResult",
-    "ExecutorDiagnostics",
-    "ExecutorError",
-    "ExecutorPool",
-    "Limits",
-    "LockdownReport",
-    "WorkerStartError",
-    "default_pool",
-    "execute",
-    "executor_diagnostics",
-]
+import importlib
+from typing import Any
+
+# Public names and the module that defines each, imported on first use: a
+# command that only needs `plugins.executor.results` does not pay for the pool.
+_EXPORTS = {
+    "CodeError": "plugins.executor.models",
+    "ExecutionResult": "plugins.executor.models",
+    "ExecutorDiagnostics": "plugins.executor.diagnostics",
+    "ExecutorError": "plugins.executor.errors",
+    "ExecutorPool": "plugins.executor.pool",
+    "Limits": "plugins.executor.models",
+    "LockdownReport": "plugins.executor.lockdown",
+    "WorkerStartError": "plugins.executor.errors",
+    "default_pool": "plugins.executor.api",
+    "execute": "plugins.executor.api",
+    "executor_diagnostics": "plugins.executor.diagnostics",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module the first time the name is used."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

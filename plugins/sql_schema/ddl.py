@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-import pandas as pd
-import sqlalchemy
-from sqlalchemy.schema import CreateTable
+from typing import TYPE_CHECKING
 
-from plugins.loaders.database_schema import Database
+import pandas as pd
+
+if TYPE_CHECKING:
+    from plugins.loaders.database_schema import Database
 
 
 def render_database_ddl(database: Database) -> str:
     """`CREATE TABLE` statements for every table, in the database's own dialect."""
+    import sqlalchemy  # only databases need it: flat tables are typed by hand
+    from sqlalchemy.schema import CreateTable
+
     metadata = sqlalchemy.MetaData()
     tables = []
     for table in database.tables:

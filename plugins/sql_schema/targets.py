@@ -11,15 +11,17 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from plugins.errors import BadInputError
-from plugins.loaders.database_schema import Database
 from plugins.sql_schema import guarded_connections as guarded
 from plugins.sql_schema.ddl import create_table_ddl, quote_identifier, render_database_ddl
 from plugins.workspace import Workspace
+
+if TYPE_CHECKING:
+    from plugins.loaders.database_schema import Database
 
 
 @dataclass

@@ -40,8 +40,12 @@ def test_a_running_child_dies_with_its_template(tmp_path) -> None:
             )
         )
         runner.start()
-        time.sleep(1.0)  # the spare has received the program and spins
-        children = [child for child in _children(template) if _alive(child)]
+        # the spare receives the program and spins; the template forks the next one
+        deadline = time.monotonic() + 30
+        children: list[int] = []
+        while len(children) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            children = [child for child in _children(template) if _alive(child)]
         assert len(children) == 2  # the one spinning, the one forked ahead for the next run
         os.kill(template, signal.SIGKILL)
         runner.join(10)
