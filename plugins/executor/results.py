@@ -16,12 +16,13 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from plugins.executor.models import Cell, Limits
+if TYPE_CHECKING:
+    from plugins.executor.models import Cell, Limits
 
 UNNAMED = "result"
 """The column name of a value that has none (a scalar, a list, an unnamed Series)."""
