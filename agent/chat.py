@@ -50,6 +50,8 @@ def complete(
         if server is not None and server not in _servers_refusing_json_schema:
             try:
                 return _reply(model.invoke(messages, response_format=_json_schema(reply_schema)))
+            except openai.LengthFinishReasonError as error:
+                return _cut_reply(error)
             except openai.BadRequestError as error:
                 if "ContextOverflow" in type(error).__name__:
                     raise
@@ -87,6 +89,20 @@ def _reply(message: Any) -> Reply:
         text=str(content),
         prompt_tokens=int(usage.get("input_tokens", 0)),
         completion_tokens=int(usage.get("output_tokens", 0)),
+    )
+
+
+def _cut_reply(error: Any) -> Reply:
+    """A structured reply the server cut at its token limit, as the text it had:
+    the client refuses to parse it, but it is an attempt (the parser's feedback
+    says the reply was unreadable), not an LLM failure."""
+    completion = error.completion
+    usage = completion.usage
+    text = (completion.choices[0].message.content or "") if completion.choices else ""
+    return Reply(
+        text=text,
+        prompt_tokens=usage.prompt_tokens if usage else 0,
+        completion_tokens=usage.completion_tokens if usage else 0,
     )
 
 

@@ -23,12 +23,14 @@ from typing import Any
 class Step:
     """One scripted answer: `reply` text, or an HTTP `status` error; after
     `delay` seconds. `refuse_response_format` answers 400 to a request that
-    asks for `response_format` (a server without structured output)."""
+    asks for `response_format` (a server without structured output);
+    `finish_reason` "length" plays a reply cut at the token limit."""
 
     reply: str = ""
     status: int = 200
     delay: float = 0.0
     refuse_response_format: bool = False
+    finish_reason: str = "stop"
 
 
 @dataclass
@@ -105,9 +107,9 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 "total_tokens": prompt_tokens + len(step.reply) // 4,
             }
             if body.get("stream"):
-                self._stream(step.reply, usage)
+                self._stream(step.reply, usage, step.finish_reason)
             else:
-                self._json(200, _completion(step.reply, usage))
+                self._json(200, _completion(step.reply, usage, step.finish_reason))
 
         def _json(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
@@ -117,7 +119,7 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _stream(self, reply: str, usage: dict[str, int]) -> None:
+        def _stream(self, reply: str, usage: dict[str, int], finish_reason: str) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
@@ -125,7 +127,7 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self._event(_chunk({"role": "assistant", "content": ""}, None))
             for piece in pieces:
                 self._event(_chunk({"content": piece}, None))
-            self._event(_chunk({}, "stop"))
+            self._event(_chunk({}, finish_reason))
             self._event({**_chunk({}, None), "choices": [], "usage": usage})
             self.wfile.write(b"data: [DONE]\n\n")
 
@@ -136,7 +138,7 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def _completion(reply: str, usage: dict[str, int]) -> dict[str, Any]:
+def _completion(reply: str, usage: dict[str, int], finish_reason: str) -> dict[str, Any]:
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
@@ -146,7 +148,7 @@ def _completion(reply: str, usage: dict[str, int]) -> dict[str, Any]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": reply},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
         "usage": usage,

@@ -103,6 +103,22 @@ def test_a_reply_without_code_is_an_attempt_with_feedback(llm, context, examples
     assert "the reply held no code" in server.prompts()[1]
 
 
+def test_a_reply_cut_at_the_token_limit_is_an_attempt_with_feedback(llm, context, examples):
+    """The fake server cuts the first structured reply (finish_reason "length"):
+    the OpenAI client raises on it; the agent must treat it as an unreadable
+    attempt and ask again, not crash."""
+    cut = as_json_reply(MOST_ALBUMS)[:40]
+    with llm(Step(cut, finish_reason="length"), Step(as_json_reply(MOST_ALBUMS))) as server:
+        answer = ask(
+            "Which artist has the most albums?", [str(examples / "music.sqlite")], context=context
+        )
+    assert answer.error is None
+    assert answer.answer == music_query(MOST_ALBUMS_SQL)
+    assert (answer.attempts, answer.llm_calls) == (2, 2)
+    assert cut not in server.prompts()[0]
+    assert len(server.requests) == 2
+
+
 def test_attempts_exhausted_on_a_table_is_a_clear_failure_with_the_last_error(
     llm, context, examples
 ):
