@@ -130,7 +130,9 @@ def _answer(scope: dict[str, Any]) -> Any:
         return scope["result"]
     function = scope.get(KGQA_FUNCTION)
     if not callable(function):
-        raise NoResult("the code must assign `result` (or define KGQA(question, graph))")
+        # only the NetworkX representation offers `graph`; pandas code is told about `result` alone
+        hint = " (or define KGQA(question, graph))" if "graph" in scope else ""
+        raise NoResult(f"the code must assign `result`{hint}")
     names = list(inspect.signature(function).parameters)
     missing = [name for name in names if name not in scope]
     if missing:

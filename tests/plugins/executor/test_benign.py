@@ -157,3 +157,10 @@ def test_error_reports_the_line_of_the_program(pool, workspace) -> None:
     outcome = pool.execute("x = 1\ny = employees['nope']\nresult = y", workspace, "pandas")
     assert outcome.error.type == "KeyError"
     assert outcome.error.line == 2
+
+
+def test_pandas_code_without_result_is_told_to_assign_result(pool, workspace) -> None:
+    """pandas has no `graph`, so the message does not send the LLM to KGQA."""
+    outcome = pool.execute("frame = employees[employees.salary > 95]", workspace, "pandas")
+    assert outcome.error.type == "NoResult"
+    assert outcome.error.message == "the code must assign `result`"
