@@ -1,7 +1,7 @@
 """The agent's own cost, and the local model's speed.
 
 (1) With a fake OpenAI-compatible server on 127.0.0.1 answering instantly
-    (tests/agent/fake_openai.py), the time per question spent outside the
+    (tests/fake_openai.py), the time per question spent outside the
     LLM (plan, retrieval, prompt building, execution, reflection) for a
     table, a database and a KG question, next to the bare executor running
     the same program (the baseline, measured in the same run). Target:
@@ -34,7 +34,7 @@ from agent.nodes import generate  # noqa: E402
 from agent.prompts import code_messages  # noqa: E402
 from plugins import Focus, Workspace, get_registry, load_source  # noqa: E402
 from plugins.executor import execute  # noqa: E402
-from tests.agent.fake_openai import Step, fake_openai_server  # noqa: E402
+from tests.fake_openai import Step, fake_openai_server  # noqa: E402
 
 EXAMPLES = REPOSITORY / "examples"
 QUESTIONS = [

@@ -13,7 +13,7 @@ import pytest
 
 from agent import AgentContext
 from memory import DemonstrationStore, MemorySettings
-from tests.agent.fake_openai import FakeOpenAIServer, Step, fake_openai_server
+from tests.fake_openai import FakeOpenAIServer, Step, fake_openai_server
 
 MUSIC = Path(__file__).resolve().parents[2] / "examples" / "music.sqlite"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from tests.agent.conftest import fenced, music_query
-from tests.agent.fake_openai import Step
+from tests.fake_openai import Step
 
 COUNT = "result = len(album)"
 

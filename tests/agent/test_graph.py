@@ -1,5 +1,5 @@
 """The agent's loop end to end against a fake OpenAI-compatible server on
-127.0.0.1 (tests/agent/fake_openai.py): real langchain-openai client, real
+127.0.0.1 (tests/fake_openai.py): real langchain-openai client, real
 executor, real SQLite / rdflib sources, real Chroma memory. Answers are
 checked against sqlite3 run on the same file."""
 
@@ -13,7 +13,7 @@ from typing_extensions import TypedDict
 
 from agent import AgentContext, ask, build_graph
 from tests.agent.conftest import fenced, music_query
-from tests.agent.fake_openai import Step
+from tests.fake_openai import Step
 
 MOST_ALBUMS = (
     "result = album.merge(artist, on='artist_id').groupby('name').size()"

@@ -1,5 +1,5 @@
 """The LLM client path against a fake OpenAI-compatible server on 127.0.0.1
-(tests/agent/fake_openai.py): structured output and its fallback, streaming,
+(tests/fake_openai.py): structured output and its fallback, streaming,
 timeouts, retries on 429, and the message when no LLM is configured."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from agent import LLMNotConfiguredError, ask, configured_chat_model
 from agent.llm import HOW_TO_CONFIGURE
 from tests.agent.conftest import fenced, music_query
-from tests.agent.fake_openai import Step
+from tests.fake_openai import Step
 
 COUNT_CODE = "result = len(album)"
 COUNT_ROWS = "SELECT COUNT(*) FROM album"

@@ -15,7 +15,7 @@ from memory.verification import build_demonstration
 from plugins import Workspace, load_source
 from plugins.errors import BadInputError
 from tests.agent.conftest import fenced, music_query
-from tests.agent.fake_openai import Step
+from tests.fake_openai import Step
 
 
 def workspace_of(*paths: Path) -> Workspace:

@@ -13,13 +13,8 @@ from evaluation.datasets.example import Example
 from evaluation.scoring import error_category
 from evaluation.selection import sample_examples, split_by_database
 from tests.conftest import run_pandora
-from tests.evaluation.fake_openai import (
-    FakeOpenAI,
-    code_reply,
-    direct_reply,
-    mode_of,
-    question_of,
-)
+from tests.evaluation.scripted_replies import code_reply, direct_reply, mode_of, question_of
+from tests.fake_openai import fake_openai_server
 
 PANDAS = {
     "How many shops are in Oslo?": "result = (shop['city'] == 'Oslo').sum()",
@@ -45,7 +40,7 @@ def test_eval_writes_results_and_report_and_resumes(datasets: Path, tmp_path: Pa
     first list is sorted oldest first, a logic error), direct answering 1 of 4. The
     report and its charts are written; a rerun asks the server nothing."""
     output = tmp_path / "run"
-    with FakeOpenAI(reply) as fake:
+    with fake_openai_server(reply) as fake:
         environment = {
             **os.environ,
             "OPENAI_BASE_URL": fake.base_url,

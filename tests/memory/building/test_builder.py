@@ -20,7 +20,8 @@ from plugins import load_source
 from plugins.executor import execute
 from plugins.workspace import Workspace
 from tests.conftest import run_pandora
-from tests.evaluation.fake_openai import FakeOpenAI, code_reply, question_of
+from tests.evaluation.scripted_replies import code_reply, question_of
+from tests.fake_openai import fake_openai_server
 
 DATA = Path(__file__).resolve().parents[2] / "evaluation" / "data"
 CORRELATED = (
@@ -112,7 +113,7 @@ def test_llm_sees_the_gold_sql_and_corrects_itself(
 
     store = open_store()
     sample = next(s for s in spider_samples(spider) if s.question == BIG_SALE_SHOP)
-    with FakeOpenAI(reply) as fake:
+    with fake_openai_server(reply) as fake:
         monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "test")
         monkeypatch.setenv("PANDORA_MODEL", "fake-model")
@@ -123,7 +124,7 @@ def test_llm_sees_the_gold_sql_and_corrects_itself(
         report = builder.build([sample])
     assert report.annotated == 1
     assert report.llm_calls == 2
-    assert CORRELATED in question_of(fake.requests[0])
+    assert CORRELATED in question_of(fake.requests[0]["messages"])
     stored = gold_demonstrations(store, "spider")
     assert [d.question for d in stored] == [BIG_SALE_SHOP]
     assert stored[0].code == RIGHT_CODE
@@ -137,7 +138,7 @@ def test_budget_stops_the_build_and_a_resumed_build_does_not_redo(spider: Path) 
     def reply(messages: list[dict[str, Any]]) -> str:
         return code_reply(RIGHT_CODE)
 
-    with FakeOpenAI(reply) as fake:
+    with fake_openai_server(reply) as fake:
         environment = {
             **os.environ,
             "OPENAI_BASE_URL": fake.base_url,
@@ -190,7 +191,7 @@ def test_stage_two_keeps_only_answers_matching_the_gold(
 
     store = open_store()
     samples = [build_sample(examples[i]) for i in ("t-3", "t-0", "t-1")]
-    with FakeOpenAI(reply) as fake:
+    with fake_openai_server(reply) as fake:
         monkeypatch.setenv("OPENAI_BASE_URL", fake.base_url)
         monkeypatch.setenv("OPENAI_API_KEY", "test")
         monkeypatch.setenv("PANDORA_MODEL", "fake-model")

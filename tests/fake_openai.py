@@ -1,9 +1,11 @@
 """A fake OpenAI-compatible chat server on 127.0.0.1, for tests.
 
 It plays a script: each incoming `/v1/chat/completions` request takes the
-next `Step` (a reply text, an HTTP error status, a delay), answers as the real
-API would (JSON, or server-sent events when the request streams), and is
-recorded, so a test can read the prompts the agent sent and count its calls.
+next `Step` (a reply text, an HTTP error status, a delay), or, when the script
+is a function, the reply that function writes for the request's messages (for
+runs that ask many questions in an order the test does not fix). It answers as
+the real API would (JSON, or server-sent events when the request streams), and
+records each request, so a test can read the prompts sent and count the calls.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ import contextlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+Responder = Callable[[list[dict[str, Any]]], str]
+"""Writes the reply text for a request's messages."""
 
 
 @dataclass
@@ -38,7 +43,7 @@ class FakeOpenAIServer:
     """The running server: its `base_url`, the `requests` it received (JSON
     bodies, in order), and the remaining script."""
 
-    script: list[Step]
+    script: list[Step] | Responder
     base_url: str = ""
     requests: list[dict[str, Any]] = field(default_factory=list)
     replied_tokens: list[int] = field(default_factory=list)
@@ -48,6 +53,8 @@ class FakeOpenAIServer:
         """Record `body` and take the next step (an error when the script is over)."""
         with self._lock:
             self.requests.append(body)
+            if callable(self.script):
+                return Step(reply=self.script(body.get("messages", [])))
             if not self.script:
                 return Step(status=500, reply="script exhausted")
             return self.script.pop(0)
@@ -166,9 +173,9 @@ def _chunk(delta: dict[str, Any], finish_reason: str | None) -> dict[str, Any]:
 
 
 @contextmanager
-def fake_openai_server(script: list[Step]) -> Iterator[FakeOpenAIServer]:
+def fake_openai_server(script: list[Step] | Responder) -> Iterator[FakeOpenAIServer]:
     """Serve `script` on a free port of 127.0.0.1 for the duration of the block."""
-    server = FakeOpenAIServer(list(script))
+    server = FakeOpenAIServer(script if callable(script) else list(script))
     http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(server))
     server.base_url = f"http://127.0.0.1:{http.server_address[1]}/v1"
     thread = threading.Thread(target=http.serve_forever, daemon=True)
