@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import anyio
 import mcp_types as types
 import pytest
 
+from tests.fake_openai import FakeOpenAIServer, fake_openai_server
 from tests.mcp_server.conftest import EXAMPLES, connect, error_text, server_environment, structured
 
 pytestmark = pytest.mark.slow
@@ -49,57 +48,12 @@ def most_common_genres() -> list[list[str]]:
         return [list(row) for row in connection.execute(query)]
 
 
-class ScriptedOpenAI(BaseHTTPRequestHandler):
-    """A minimal OpenAI-compatible server: lists one model and answers every
-    chat completion with the scripted reply; it keeps the requests it got."""
-
-    requests: ClassVar[list[dict[str, Any]]] = []
-
-    def do_GET(self) -> None:
-        self._send({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("content-length", 0))
-        self.requests.append(json.loads(self.rfile.read(length)))
-        self._send(
-            {
-                "id": "chatcmpl-scripted",
-                "object": "chat.completion",
-                "created": 0,
-                "model": "scripted",
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": json.dumps(REPLY)},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-            }
-        )
-
-    def _send(self, payload: dict[str, Any]) -> None:
-        body = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: the test reads the recorded requests instead."""
-
-
 @pytest.fixture
-def scripted_openai() -> Iterator[str]:
-    """The base URL of a scripted OpenAI-compatible server on 127.0.0.1."""
-    ScriptedOpenAI.requests = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), ScriptedOpenAI)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def scripted_openai() -> Iterator[FakeOpenAIServer]:
+    """A scripted OpenAI-compatible server on 127.0.0.1 answering every chat
+    completion with REPLY; it keeps the requests it got."""
+    with fake_openai_server(lambda messages: json.dumps(REPLY)) as server:
+        yield server
 
 
 @pytest.fixture
@@ -136,15 +90,17 @@ def ask_music(
     return anyio.run(scenario)
 
 
-def test_ask_with_the_servers_llm(scripted_openai: str) -> None:
+def test_ask_with_the_servers_llm(scripted_openai: FakeOpenAIServer) -> None:
     environment = server_environment(
-        OPENAI_BASE_URL=scripted_openai, OPENAI_API_KEY="test-key", PANDORA_MODEL="scripted"
+        OPENAI_BASE_URL=scripted_openai.base_url,
+        OPENAI_API_KEY="test-key",
+        PANDORA_MODEL="scripted",
     )
     answer = structured(ask_music(environment=environment))
     assert answer["answer"] == most_common_genres()
     assert answer["code"] == REPLY["code"]
     assert answer["llm_calls"] >= 1
-    prompt = json.dumps(ScriptedOpenAI.requests[-1]["messages"])
+    prompt = json.dumps(scripted_openai.requests[-1]["messages"])
     assert QUESTION in prompt
     assert "album = pd.DataFrame(" in prompt
 
@@ -167,11 +123,13 @@ def test_without_a_server_llm_ask_samples_the_clients_model(transport: str, mode
 
 
 def test_ask_llm_client_prefers_the_clients_model(
-    scripted_openai: str, client_model_config: Path
+    scripted_openai: FakeOpenAIServer, client_model_config: Path
 ) -> None:
     sampled: list[types.CreateMessageRequestParams] = []
     environment = server_environment(
-        OPENAI_BASE_URL=scripted_openai, OPENAI_API_KEY="test-key", PANDORA_MODEL="scripted"
+        OPENAI_BASE_URL=scripted_openai.base_url,
+        OPENAI_API_KEY="test-key",
+        PANDORA_MODEL="scripted",
     )
     result = ask_music(
         "--config",
@@ -181,7 +139,7 @@ def test_ask_llm_client_prefers_the_clients_model(
     )
     assert structured(result)["answer"] == most_common_genres()
     assert sampled
-    assert ScriptedOpenAI.requests == []
+    assert scripted_openai.requests == []
 
 
 def test_ask_without_any_model_says_which_tools_to_use() -> None:
