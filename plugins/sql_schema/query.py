@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
-
-from pydantic import BaseModel
 
 from plugins.errors import PandoraError
 from plugins.sql_schema.statement_check import check_read_only_query
@@ -16,8 +15,13 @@ DEFAULT_TIMEOUT_SECONDS = 10.0
 DEFAULT_MAX_ROWS = 10_000
 
 
-class QueryResult(BaseModel):
-    """Columns and rows of a query; `truncated` when more rows existed than were kept."""
+@dataclass
+class QueryResult:
+    """Columns and rows of a query; `truncated` when more rows existed than were kept.
+
+    A plain dataclass, not a pydantic model: `run_query` builds it from values
+    it already typed, and `pandora sql` should not pay for importing pydantic.
+    """
 
     columns: list[str]
     rows: list[list[Any]]
