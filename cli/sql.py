@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 
 import click
 
+from cli.code_runs import tab_separated
 from cli.output import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -15,7 +16,6 @@ from cli.output import (
     print_json,
     print_warning,
     reports_errors,
-    terminal_safe,
 )
 from cli.sources import open_workspace, source_options
 from plugins.executor.results import json_cell
@@ -102,13 +102,10 @@ def explain_refusal(error: QueryRefused) -> str:
 
 
 def print_table(columns: list[str], rows: list[list[Any]]) -> None:
-    """The rows as a table on stdout; names and values are shown as they are,
-    never read as rich markup, with control characters escaped."""
-    from rich.console import Console
-    from rich.table import Column, Table
-    from rich.text import Text
-
-    table = Table(*(Column(header=Text(terminal_safe(name))) for name in columns))
+    """The rows on stdout as a header line and tab-separated rows, the shape
+    `pandora run` prints; NULL is shown as `NULL`, values are never read as
+    markup and control characters are escaped. Plain lines, not a rich table,
+    keep rich's import out of this command's start-up."""
+    click.echo(tab_separated(columns))
     for row in rows:
-        table.add_row(*(Text("NULL" if v is None else terminal_safe(str(v))) for v in row))
-    Console().print(table)
+        click.echo(tab_separated(["NULL" if value is None else str(value) for value in row]))
