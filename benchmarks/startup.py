@@ -5,6 +5,8 @@ turn, --repeat rounds, and the median of each is kept. The baseline (importing p
 command on a table pays anyway) is measured in the same run, so the ratios
 hold on any machine. Targets (issue 9): `pandora --help` under 0.3 s;
 `inspect` and `sql` on a small source within 1.5x of importing pandas.
+The CPU seconds (user + system) of each command are shown too: on a machine
+shared with other jobs, they move less with the load than the wall time does.
 
 Run: python benchmarks/startup.py [--repeat 7]
 """
@@ -12,6 +14,7 @@ Run: python benchmarks/startup.py [--repeat 7]
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,16 +46,31 @@ def commands(small_table: Path) -> dict[str, list[str]]:
     }
 
 
-def median_seconds(commands_by_label: dict[str, list[str]], repeat: int) -> dict[str, float]:
-    """The median wall time of each command over `repeat` rounds; a round runs every
-    command once, so that a change in the machine's load touches all of them alike."""
-    times: dict[str, list[float]] = {label: [] for label in commands_by_label}
+def median_seconds(
+    commands_by_label: dict[str, list[str]], repeat: int
+) -> dict[str, tuple[float, float]]:
+    """The median wall and CPU time of each command over `repeat` rounds; a round
+    runs every command once, so that a change in the machine's load touches all
+    of them alike."""
+    times: dict[str, list[tuple[float, float]]] = {label: [] for label in commands_by_label}
     for _ in range(repeat):
         for label, command in commands_by_label.items():
-            started = time.perf_counter()
-            subprocess.run(command, check=True, capture_output=True, cwd=REPOSITORY)
-            times[label].append(time.perf_counter() - started)
-    return {label: statistics.median(seconds) for label, seconds in times.items()}
+            times[label].append(timed_run(command))
+    return {
+        label: (statistics.median(w for w, _ in runs), statistics.median(c for _, c in runs))
+        for label, runs in times.items()
+    }
+
+
+def timed_run(command: list[str]) -> tuple[float, float]:
+    """Run `command` once: its wall seconds, and its CPU seconds (user + system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True, cwd=REPOSITORY)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def main() -> None:
@@ -64,12 +82,17 @@ def main() -> None:
         small_table = Path(folder) / "small.csv"
         small_table.write_text("city,country,population\nLima,Peru,9750000\nOslo,Norway,709000\n")
         timed = median_seconds(commands(small_table), repeat)
-    baseline = next(iter(timed.values()))
+    baseline_wall, baseline_cpu = next(iter(timed.values()))
     print(f"median of {repeat} runs each, Python {sys.version.split()[0]}")
-    print(f"{'command':40} {'seconds':>8} {'x import pandas':>16}  target")
-    for label, seconds in timed.items():
-        ratio = seconds / baseline
-        print(f"{label:40} {seconds:8.3f} {ratio:16.2f}  {verdict(label, seconds, ratio)}")
+    print(
+        f"{'command':40} {'seconds':>8} {'x import pandas':>16} {'cpu s':>6} {'cpu x':>6}  target"
+    )
+    for label, (seconds, cpu) in timed.items():
+        ratio = seconds / baseline_wall
+        print(
+            f"{label:40} {seconds:8.3f} {ratio:16.2f} {cpu:6.3f} {cpu / baseline_cpu:6.2f}  "
+            f"{verdict(label, seconds, ratio)}"
+        )
 
 
 def verdict(label: str, seconds: float, ratio: float) -> str:
