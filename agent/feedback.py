@@ -36,6 +36,10 @@ VALUES_SHOWN = 4
 MIN_SIMILARITY = 70
 MAX_DISTINCT_SCANNED = 5000
 DUPLICATES_MIN_ROWS = 4
+SQL_CLAUSE_START = re.compile(
+    r"^\s*(SELECT|FROM|WITH|JOIN|WHERE|GROUP\s+BY|ORDER\s+BY|HAVING)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
 COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
 GROUPING_WORDS = re.compile(r"\b(each|per|every|by)\b", re.IGNORECASE)
 
@@ -69,6 +73,12 @@ def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -
     assert error is not None
     where = f" (line {error.line})" if error.line else ""
     lines = [f"The code failed with {error.type}{where}: {error.message}"]
+    if error.type == "SyntaxError" and SQL_CLAUSE_START.search(attempt.code):
+        lines.append(
+            "The code holds SQL clauses: write Python only, pandas operations on the BOXes "
+            "(filter with frame[frame['field'] == value], join with .merge, group with "
+            ".groupby), and assign the answer to `result`."
+        )
     missing = _missing_name(error.type, error.message)
     if missing is not None:
         lines.extend(did_you_mean(missing, boxes, node_names))

@@ -10,6 +10,7 @@ attempt with feedback.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -57,10 +58,11 @@ def parse_reply(text: str, language: str = "python") -> ParsedReply:
     if document is not None:
         code = _code_of(document.get("code"), language)
         if code:
-            return ParsedReply(str(document.get("reasoning") or "").strip(), code)
+            reasoning = str(document.get("reasoning") or "").strip()
+            return _without_copied_schema(ParsedReply(reasoning, code), language)
     fenced = _fenced_code(text, language)
     if fenced is not None:
-        return fenced
+        return _without_copied_schema(fenced, language)
     if language == "sql" and SQL_START.match(text):
         return ParsedReply("", text.strip().rstrip(";").strip())
     raise UnparsableReply(
@@ -117,6 +119,46 @@ def _fenced_code(text: str, language: str) -> ParsedReply | None:
             reasoning = (text[: match.start()] + " " + text[match.end() :]).strip()
             return ParsedReply(" ".join(reasoning.split()), body.strip())
     return None
+
+
+def _without_copied_schema(reply: ParsedReply, language: str) -> ParsedReply:
+    """The reply without statements that copy the schema's placeholders.
+
+    Small models often open their program with the BOX schema itself
+    (`singer = pd.DataFrame({...})`): it could only fail (a set holding
+    Ellipsis) or replace the data with nothing, never mean anything, so such
+    top-level assignments are dropped before the program runs.
+    """
+    if language != "python":
+        return reply
+    try:
+        tree = ast.parse(reply.code)
+    except SyntaxError:
+        return reply
+    copied = [statement for statement in tree.body if _copies_a_placeholder(statement)]
+    if not copied or len(copied) == len(tree.body):
+        return reply
+    dropped = {
+        number
+        for statement in copied
+        for number in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1)
+    }
+    lines = reply.code.splitlines()
+    kept = [line for number, line in enumerate(lines, start=1) if number not in dropped]
+    return ParsedReply(reply.reasoning, "\n".join(kept).strip())
+
+
+def _copies_a_placeholder(statement: ast.stmt) -> bool:
+    """Whether `statement` is `name = pd.DataFrame(...)` with `...` among its arguments."""
+    if not isinstance(statement, ast.Assign) or not isinstance(statement.value, ast.Call):
+        return False
+    function = statement.value.func
+    if not (isinstance(function, ast.Attribute) and function.attr == "DataFrame"):
+        return False
+    return any(
+        isinstance(node, ast.Constant) and node.value is Ellipsis
+        for node in ast.walk(statement.value)
+    )
 
 
 def _unfenced(code: str, language: str) -> str:

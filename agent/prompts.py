@@ -136,5 +136,17 @@ def _demonstration(demonstration: ShownDemonstration) -> str:
     lines = [f"Question: {demonstration.question.strip()}"]
     if reasoning:
         lines.append(f"Reasoning: {reasoning}")
-    lines.append(f"```{language}\n{demonstration.code.strip()}\n```")
+    lines.append(f"```{language}\n{_shown_code(demonstration)}\n```")
     return "\n".join(lines)
+
+
+def _shown_code(demonstration: ShownDemonstration) -> str:
+    """The demonstration's code as the prompt shows it. A pandas program's
+    comment lines are left out: its reasoning line already says the steps, and
+    comments translated from gold SQL (`# FROM singer AS T1`) were copied by
+    small models as code lines. KG2Code keeps its comments: they are its
+    reasoning and its soft answer."""
+    code = demonstration.code.strip()
+    if demonstration.representation != "pandas":
+        return code
+    return "\n".join(line for line in code.splitlines() if not line.lstrip().startswith("#"))

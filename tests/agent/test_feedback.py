@@ -120,3 +120,16 @@ def test_kg2code_literals_that_name_nothing_get_the_close_relation_names():
     assert "'directed by' is no node or relation of the graph; close: 'directed_by'" in (
         verdict.feedback
     )
+
+
+def test_sql_written_as_python_is_told_to_write_pandas(boxes):
+    code = "FROM album AS T1\nJOIN artist AS T2 ON T1.artist_id = T2.id\nGROUP BY T2.name"
+    verdict = judge(failed("SyntaxError", "invalid syntax", code), "Which?", boxes, [])
+    assert "SQL clauses" in verdict.feedback
+    assert ".merge" in verdict.feedback
+
+
+def test_a_python_syntax_error_is_not_taken_for_sql(boxes):
+    code = "result = album[album['price'] > 5"
+    verdict = judge(failed("SyntaxError", "'[' was never closed", code), "Which?", boxes, [])
+    assert "SQL clauses" not in verdict.feedback

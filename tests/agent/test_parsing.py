@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agent.parsing import UnparsableReply, parse_direct_answer, parse_reply
@@ -62,3 +64,29 @@ def test_direct_answers():
     assert parse_direct_answer("Rome").code == "Rome"
     with pytest.raises(UnparsableReply):
         parse_direct_answer("  ")
+
+
+def test_a_copied_box_schema_is_dropped_before_the_program_runs():
+    reply = json.dumps(
+        {
+            "reasoning": "filter",
+            "code": [
+                "singer = pd.DataFrame({...})",
+                "concert = pd.DataFrame({",
+                "    'Year': [...],  # str",
+                "})",
+                "result = singer[singer['Age'] > 30]",
+            ],
+        }
+    )
+    assert parse_reply(reply).code == "result = singer[singer['Age'] > 30]"
+
+
+def test_a_dataframe_built_from_real_values_is_kept():
+    code = "frame = pd.DataFrame({'a': [1, 2]})\nresult = frame"
+    assert parse_reply(json.dumps({"reasoning": "", "code": code})).code == code
+
+
+def test_a_reply_that_is_only_the_schema_is_left_for_the_interpreter_to_refuse():
+    code = "singer = pd.DataFrame({...})"
+    assert parse_reply(json.dumps({"reasoning": "", "code": code})).code == code

@@ -1,0 +1,47 @@
+"""The prompts: how demonstrations are shown (no LLM involved)."""
+
+from __future__ import annotations
+
+from agent.prompts import code_messages
+from agent.state import ShownDemonstration
+
+TRANSLATED = (
+    "# FROM singer AS T1: columns named after their table, as in the SQL\n"
+    "frame = singer.add_prefix('T1.')\n"
+    "# SELECT COUNT(*)\n"
+    "result = len(frame)"
+)
+KG2CODE = "def KGQA(question, graph):\n    # the films of the director\n    return []"
+
+
+def user_prompt(demonstration: ShownDemonstration) -> str:
+    messages = code_messages(
+        representation=demonstration.representation,
+        schema_text="singer = pd.DataFrame({})",
+        demonstrations=[demonstration],
+        question="How many singers are there?",
+    )
+    return messages[1]["content"]
+
+
+def shown(code: str, representation: str) -> ShownDemonstration:
+    return ShownDemonstration(
+        id="d1",
+        question="How many singers?",
+        reasoning="FROM singer SELECT COUNT(*)",
+        code=code,
+        representation=representation,
+        score=1.0,
+    )
+
+
+def test_a_pandas_demonstration_is_shown_without_its_comment_lines():
+    prompt = user_prompt(shown(TRANSLATED, "pandas"))
+    assert "frame = singer.add_prefix('T1.')\nresult = len(frame)" in prompt
+    assert "# FROM singer" not in prompt
+    assert "Reasoning: FROM singer SELECT COUNT(*)" in prompt
+
+
+def test_a_kg2code_demonstration_keeps_its_comments():
+    prompt = user_prompt(shown(KG2CODE, "networkx"))
+    assert "# the films of the director" in prompt
