@@ -4,6 +4,7 @@ measured by benchmarks/startup.py, not here."""
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import garbage_collection_paused, main
 from tests.conftest import REPOSITORY
 
 HEAVY = ("pandas", "pydantic", "sqlalchemy", "sqlglot", "chromadb", "langgraph", "rich")
@@ -70,3 +72,18 @@ def test_a_query_that_does_not_parse_loads_nothing_more(tmp_path, small_table):
     query = "SELECT * FROM small WHERE ("
     loaded = loaded_libraries(tmp_path, "sql", str(small_table), query, exit_code=2)
     assert loaded == {"pandas", "sqlglot"}
+
+
+def test_importing_a_command_pauses_garbage_collection_only_meanwhile():
+    """`serve` and `ask` run for long: the collector must be back once imported."""
+    with garbage_collection_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    assert main.get_command(None, "plugins") is not None and gc.isenabled()
+    gc.disable()
+    try:
+        with garbage_collection_paused():
+            pass
+        assert not gc.isenabled()  # left as the caller had it
+    finally:
+        gc.enable()
