@@ -79,12 +79,36 @@ def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -
             "(filter with frame[frame['field'] == value], join with .merge, group with "
             ".groupby), and assign the answer to `result`."
         )
+    if error.type == "NoResult":
+        lines.extend(_result_hint(attempt.code))
     missing = _missing_name(error.type, error.message)
     if missing is not None:
         lines.extend(did_you_mean(missing, boxes, node_names))
     else:
         lines.extend(_value_hints(attempt.code, boxes))
     return "\n".join(lines)
+
+
+def _result_hint(code: str) -> list[str]:
+    """How to end a program that computed something but never assigned `result`."""
+    try:
+        statements = ast.parse(code).body
+    except SyntaxError:
+        return []
+    assigned = [
+        target.id
+        for statement in statements
+        if isinstance(statement, ast.Assign)
+        for target in statement.targets
+        if isinstance(target, ast.Name)
+    ]
+    if not assigned:
+        return []
+    last = assigned[-1]
+    return [
+        f"The code computes `{last}` but never assigns `result`: add a last line "
+        f"`result = ...` with the answer, for instance `result = {last}` or `result = len({last})`."
+    ]
 
 
 def _missing_name(error_type: str, message: str) -> str | None:

@@ -133,3 +133,10 @@ def test_a_python_syntax_error_is_not_taken_for_sql(boxes):
     code = "result = album[album['price'] > 5"
     verdict = judge(failed("SyntaxError", "'[' was never closed", code), "Which?", boxes, [])
     assert "SQL clauses" not in verdict.feedback
+
+
+def test_a_program_without_result_is_told_to_end_with_it(boxes):
+    code = "frame = album\nframe = frame[frame['price'] > 5]"
+    message = "the code must assign `result`"
+    verdict = judge(failed("NoResult", message, code), "How many?", boxes, [])
+    assert "result = len(frame)" in verdict.feedback
