@@ -135,7 +135,7 @@ def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[
             match = process.extractOne(missing, columns, scorer=fuzz.WRatio, processor=str.casefold)
             if match is not None and match[1] >= MIN_SIMILARITY:
                 lines.append(f"{box.name} has {match[0]!r} instead.")
-        return lines
+        return lines + _key_joins(missing, boxes)
     candidates: dict[str, tuple[Box, str | None]] = {}
     for box in boxes:
         candidates[box.name] = (box, None)
@@ -158,6 +158,21 @@ def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[
         close = process.extract(missing, node_names, scorer=fuzz.WRatio, limit=SUGGESTIONS)
         lines.append(f"Nodes of the graph close to {missing!r}: {_listed(n for n, _, _ in close)}")
     return _unique(lines)
+
+
+def _key_joins(field: str, boxes: list[Box]) -> list[str]:
+    """The merge calls of the foreign keys that involve `field`: a join on a
+    field one side lacks is usually a key whose two ends are named differently."""
+    lines = []
+    for box in boxes:
+        for key in box.foreign_keys:
+            if field in (key.field, key.ref_field) and key.field != key.ref_field:
+                lines.append(
+                    f"{box.name}[{key.field!r}] refers to {key.ref_box}[{key.ref_field!r}]: "
+                    f"join them with {box.name}.merge({key.ref_box}, "
+                    f"left_on={key.field!r}, right_on={key.ref_field!r})."
+                )
+    return lines
 
 
 def _value_hints(code: str, boxes: list[Box]) -> list[str]:

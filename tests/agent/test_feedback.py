@@ -3,6 +3,8 @@ suspicious attempt, on real BOXes of the bundled database (no LLM)."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from agent.feedback import did_you_mean, judge
@@ -140,3 +142,23 @@ def test_a_program_without_result_is_told_to_end_with_it(boxes):
     message = "the code must assign `result`"
     verdict = judge(failed("NoResult", message, code), "How many?", boxes, [])
     assert "result = len(frame)" in verdict.feedback
+
+
+def test_a_join_on_a_key_named_differently_on_each_side_gets_the_merge_call(tmp_path):
+    database = tmp_path / "cars.sqlite"
+    with sqlite3.connect(database) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE countries (CountryId INTEGER PRIMARY KEY, CountryName TEXT);
+            CREATE TABLE car_makers (Id INTEGER PRIMARY KEY, Maker TEXT,
+                                     Country INTEGER REFERENCES countries(CountryId));
+            INSERT INTO countries VALUES (1, 'usa'), (2, 'japan');
+            INSERT INTO car_makers VALUES (1, 'amc', 1), (2, 'toyota', 2);
+            """
+        )
+    car_boxes = workspace_boxes(Workspace.of([load_source(str(database))]))
+    code = "result = car_makers.merge(countries, on='CountryId')"
+    verdict = judge(failed("KeyError", "'CountryId'", code), "Which country?", car_boxes, [])
+    assert (
+        "car_makers.merge(countries, left_on='Country', right_on='CountryId')" in verdict.feedback
+    )
