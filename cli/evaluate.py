@@ -46,6 +46,11 @@ from plugins.errors import BadInputError
     show_default=True,
     help="Code attempts per question (L).",
 )
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0),
+    help="Start no question after this long; the report covers what was answered.",
+)
 @json_option
 @reports_errors
 def eval_command(
@@ -62,11 +67,13 @@ def eval_command(
     representation: str | None,
     demonstrations: int,
     attempts: int,
+    max_seconds: float | None,
     as_json: bool,
 ) -> None:
     """Evaluate the agent on DATASET (a benchmark folder, or a JSON-lines file for
     WebQSP/GrailQA). Results go to OUTPUT/results.jsonl as they come (a rerun
-    resumes), then OUTPUT/report.md and its charts."""
+    resumes), then OUTPUT/report.md and its charts. A run stopped by --max-seconds
+    reports what it answered and says it is partial; the same command resumes it."""
     from agent import AgentContext, configured_chat_model
     from evaluation.configurations import ABLATIONS, BASELINES, CONFIGURATIONS, applicable
     from evaluation.report import summarise, write_report
@@ -98,21 +105,39 @@ def eval_command(
     with Progress(console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task(f"{task}: {len(examples)} questions", total=total)
         results = run_evaluation(
-            examples, configurations, folder, base, lambda _: progress.advance(bar)
+            examples,
+            configurations,
+            folder,
+            base,
+            lambda _: progress.advance(bar),
+            max_seconds=max_seconds,
         )
     asked = {example.id for example in examples}
     results = [r for r in results if r.id in asked and r.configuration in names]
-    report = write_report(results, folder, f"{task} ({len(examples)} questions, seed {seed})")
+    answered = len({r.id for r in results})
+    partial = len(results) < total
+    title = f"{task} ({len(examples)} questions, seed {seed})"
+    if partial:
+        title = (
+            f"{task} (partial: {answered} of {len(examples)} questions answered, seed {seed}; "
+            "the same command resumes)"
+        )
+    report = write_report(results, folder, title)
     summaries = summarise(results)
     if as_json:
         print_json(
             {
                 "report": str(report),
                 "results": str(folder / "results.jsonl"),
+                "questions": len(examples),
+                "answered": answered,
+                "stopped_by": "time" if partial else None,
                 "configurations": [s.model_dump() for s in summaries],
             }
         )
         return
+    if partial:
+        click.echo(f"stopped by --max-seconds: {answered} of {len(examples)} questions answered")
     for summary in summaries:
         click.echo(
             f"{summary.configuration}: {summary.accuracy:.1%} of {summary.questions} "

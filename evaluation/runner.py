@@ -84,9 +84,13 @@ def run_evaluation(
     folder: Path,
     base_context: AgentContext,
     on_item: Callable[[ItemResult | None], None] | None = None,
+    max_seconds: float | None = None,
 ) -> list[ItemResult]:
     """Answer every example under every configuration not already in `folder`'s
-    results; returns all results, earlier ones included."""
+    results; returns all results, earlier ones included. With `max_seconds`, no
+    example is started once that long has passed (one started is finished under
+    every configuration, so they stay comparable); a rerun resumes from there."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
     folder.mkdir(parents=True, exist_ok=True)
     results = read_results(folder)
     done = {(result.configuration, result.id) for result in results}
@@ -94,6 +98,9 @@ def run_evaluation(
     golds: dict[str, list[list[Any]]] = {}
     with open(folder / RESULTS_FILE, "a", encoding="utf-8") as output:
         for example in examples:
+            pending = [c for c in configurations if (c.name, example.id) not in done]
+            if pending and deadline is not None and time.monotonic() >= deadline:
+                break
             for configuration in configurations:
                 if (configuration.name, example.id) in done:
                     if on_item:

@@ -135,3 +135,37 @@ def test_representation_ablations_fit_the_task() -> None:
     assert applicable("sql", "spider") and not applicable("sql", "webqsp")
     assert applicable("networkx", "spider4sparql") and not applicable("networkx", "wikitq")
     assert CONFIGURATIONS["text-to-sql"].max_attempts == 1
+
+
+def test_eval_stopped_by_max_seconds_reports_what_it_has_and_resumes(
+    datasets: Path, tmp_path: Path
+) -> None:
+    """A run out of time starts no question and says so; with one result kept
+    from an earlier run, it reports that one as partial; the same command
+    without a limit then asks only for the other three."""
+    output = tmp_path / "run"
+    with fake_openai_server(reply) as fake:
+        environment = {
+            **os.environ,
+            "OPENAI_BASE_URL": fake.base_url,
+            "OPENAI_API_KEY": "t",
+            "PANDORA_MODEL": "fake-model",
+        }
+        arguments = ["eval", str(datasets / "spider"), "--task", "spider", "--sample", "4"]
+        arguments += ["--attempts", "1", "--output", str(output), "--json"]
+        out_of_time = run_pandora(*arguments, "--max-seconds", "0", env=environment)
+        assert out_of_time.exit_code == 0, out_of_time.stderr
+        assert (out_of_time.json["answered"], out_of_time.json["stopped_by"]) == (0, "time")
+        assert fake.requests == []
+        assert run_pandora(*arguments, env=environment).exit_code == 0
+        results = output / "results.jsonl"
+        results.write_text(results.read_text().splitlines()[0] + "\n")
+        calls = len(fake.requests)
+        partial = run_pandora(*arguments, "--max-seconds", "0", env=environment)
+        assert (partial.json["answered"], partial.json["stopped_by"]) == (1, "time")
+        assert "partial: 1 of 4 questions answered" in (output / "report.md").read_text()
+        rest = run_pandora(*arguments, env=environment)
+        assert rest.exit_code == 0, rest.stderr
+    assert (rest.json["answered"], rest.json["stopped_by"]) == (4, None)
+    assert len(fake.requests) == calls + 3
+    assert len(results.read_text().splitlines()) == 4
