@@ -40,6 +40,8 @@ SQL_CLAUSE_START = re.compile(
     r"^\s*(SELECT|FROM|WITH|JOIN|WHERE|GROUP\s+BY|ORDER\s+BY|HAVING)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+TEXT_ARITHMETIC = re.compile(r"string dtype|could not convert string|operand type|str(ing)? and")
+NUMERIC_TEXT_SHARE = 0.8
 COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
 GROUPING_WORDS = re.compile(r"\b(each|per|every|by)\b", re.IGNORECASE)
 
@@ -81,6 +83,8 @@ def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -
         )
     if error.type == "NoResult":
         lines.extend(_result_hint(attempt.code))
+    if error.type == "TypeError" and TEXT_ARITHMETIC.search(error.message):
+        lines.extend(_numeric_text_hints(attempt.code, boxes))
     missing = _missing_name(error.type, error.message)
     if missing is not None:
         lines.extend(did_you_mean(missing, boxes, node_names))
@@ -109,6 +113,31 @@ def _result_hint(code: str) -> list[str]:
         f"The code computes `{last}` but never assigns `result`: add a last line "
         f"`result = ...` with the answer, for instance `result = {last}` or `result = len({last})`."
     ]
+
+
+def _numeric_text_hints(code: str, boxes: list[Box]) -> list[str]:
+    """For each text field the code names whose values are mostly numbers
+    (databases often store them as text, with 'null' strings), how to read it
+    as numbers."""
+    named = set(_string_literals(code))
+    hints = []
+    for box in boxes:
+        for column in box.frame.columns:
+            series = box.frame[column]
+            if str(column) not in named or not _is_text(series):
+                continue
+            present = series.dropna()
+            numbers = pd.to_numeric(present, errors="coerce").notna().sum()
+            if len(present) and numbers >= NUMERIC_TEXT_SHARE * len(present):
+                hints.append(
+                    f"{box.name}[{str(column)!r}] holds numbers as text: compute on "
+                    f"pd.to_numeric({box.name}[{str(column)!r}], errors='coerce')."
+                )
+    return hints
+
+
+def _is_text(series: pd.Series) -> bool:
+    return series.dtype == object or pd.api.types.is_string_dtype(series.dtype)
 
 
 def _missing_name(error_type: str, message: str) -> str | None:
@@ -219,7 +248,7 @@ def _close_values(literal: str, boxes: list[Box]) -> str | None:
     for box in boxes:
         for column in box.frame.columns:
             series = box.frame[column]
-            if not (series.dtype == object or pd.api.types.is_string_dtype(series.dtype)):
+            if not _is_text(series):
                 continue
             values = [str(value) for value in _distinct(series)[:MAX_DISTINCT_SCANNED]]
             if literal in values:

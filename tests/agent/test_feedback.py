@@ -162,3 +162,21 @@ def test_a_join_on_a_key_named_differently_on_each_side_gets_the_merge_call(tmp_
     assert (
         "car_makers.merge(countries, left_on='Country', right_on='CountryId')" in verdict.feedback
     )
+
+
+def test_arithmetic_on_numbers_stored_as_text_gets_to_numeric(tmp_path):
+    database = tmp_path / "cars.sqlite"
+    with sqlite3.connect(database) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE cars_data (Id INTEGER PRIMARY KEY, MPG TEXT, Model TEXT);
+            INSERT INTO cars_data VALUES (1, '18', 'amc'), (2, 'null', 'bmw'), (3, '26.5', 'vw'),
+                                         (4, '15', 'fiat'), (5, '31', 'saab');
+            """
+        )
+    car_boxes = workspace_boxes(Workspace.of([load_source(str(database))]))
+    code = "result = cars_data['MPG'].mean()"
+    message = "Cannot perform reduction 'mean' with string dtype"
+    verdict = judge(failed("TypeError", message, code), "Average MPG?", car_boxes, [])
+    assert "pd.to_numeric(cars_data['MPG'], errors='coerce')" in verdict.feedback
+    assert "'Model'" not in verdict.feedback
