@@ -27,6 +27,16 @@ PANDAS = {
 DIRECT = {"How many shops are in Oslo?": "2"}
 
 
+def fake_environment(base_url: str) -> dict[str, str]:
+    """The environment of a `pandora` subprocess whose LLM is the fake server."""
+    return {
+        **os.environ,
+        "OPENAI_BASE_URL": base_url,
+        "OPENAI_API_KEY": "t",
+        "PANDORA_MODEL": "fake-model",
+    }
+
+
 def reply(messages: list[dict[str, Any]]) -> str:
     """Pandas answers (one of them sorted the wrong way); direct answers."""
     question = question_of(messages)
@@ -41,12 +51,7 @@ def test_eval_writes_results_and_report_and_resumes(datasets: Path, tmp_path: Pa
     report and its charts are written; a rerun asks the server nothing."""
     output = tmp_path / "run"
     with fake_openai_server(reply) as fake:
-        environment = {
-            **os.environ,
-            "OPENAI_BASE_URL": fake.base_url,
-            "OPENAI_API_KEY": "t",
-            "PANDORA_MODEL": "fake-model",
-        }
+        environment = fake_environment(fake.base_url)
         arguments = [
             "eval",
             str(datasets / "spider"),
@@ -145,12 +150,7 @@ def test_eval_stopped_by_max_seconds_reports_what_it_has_and_resumes(
     without a limit then asks only for the other three."""
     output = tmp_path / "run"
     with fake_openai_server(reply) as fake:
-        environment = {
-            **os.environ,
-            "OPENAI_BASE_URL": fake.base_url,
-            "OPENAI_API_KEY": "t",
-            "PANDORA_MODEL": "fake-model",
-        }
+        environment = fake_environment(fake.base_url)
         arguments = ["eval", str(datasets / "spider"), "--task", "spider", "--sample", "4"]
         arguments += ["--attempts", "1", "--output", str(output), "--json"]
         out_of_time = run_pandora(*arguments, "--max-seconds", "0", env=environment)
