@@ -6,7 +6,6 @@ import sys
 
 import click
 
-from cli.code_runs import tab_separated
 from cli.output import (
     EXIT_FAILED,
     json_option,
@@ -15,6 +14,7 @@ from cli.output import (
     print_json,
     print_warning,
     reports_errors,
+    tab_separated,
 )
 from cli.sources import open_workspace, source_options
 

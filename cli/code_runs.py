@@ -9,7 +9,14 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cli.output import EXIT_FAILED, print_error_line, print_json, print_warning, terminal_safe
+from cli.output import (
+    EXIT_FAILED,
+    print_error_line,
+    print_json,
+    print_warning,
+    tab_separated,
+    terminal_safe,
+)
 from plugins.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -101,10 +108,3 @@ def print_text(
         else:
             note = "long cells or the printed output cut at the executor's size caps"
         print_warning(f"the result is truncated: {note}")
-
-
-def tab_separated(cells: list[str]) -> str:
-    """One line of cells; a tab or newline inside a cell is shown escaped, so
-    that it can neither split a cell nor start a row."""
-    escaped = (cell.replace("\t", "\\t").replace("\n", "\\n") for cell in cells)
-    return terminal_safe("\t".join(escaped))

@@ -135,3 +135,10 @@ class CommandLineError(click.ClickException):
         if self.as_json:
             print_json(error_payload("UsageError", message))
         print_error_line("UsageError", message)
+
+
+def tab_separated(cells: list[str]) -> str:
+    """One line of cells; a tab or newline inside a cell is shown escaped, so
+    that it can neither split a cell nor start a row."""
+    escaped = (cell.replace("\t", "\\t").replace("\n", "\\n") for cell in cells)
+    return terminal_safe("\t".join(escaped))

@@ -7,7 +7,6 @@ from typing import Any, NoReturn
 
 import click
 
-from cli.code_runs import tab_separated
 from cli.output import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
@@ -16,6 +15,7 @@ from cli.output import (
     print_json,
     print_warning,
     reports_errors,
+    tab_separated,
 )
 from cli.sources import open_workspace, source_options
 from plugins.executor.results import json_cell
