@@ -10,7 +10,7 @@ from rich.progress import Progress
 
 from cli.output import json_option, print_json, reports_errors
 from evaluation.datasets import TASKS, read_dataset
-from evaluation.selection import sample_examples, split_by_database
+from evaluation.selection import run_order, sample_examples, split_by_database
 from plugins.errors import BadInputError
 
 
@@ -105,7 +105,7 @@ def eval_command(
     with Progress(console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task(f"{task}: {len(examples)} questions", total=total)
         results = run_evaluation(
-            examples,
+            run_order(examples, seed),
             configurations,
             folder,
             base,

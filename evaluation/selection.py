@@ -40,3 +40,12 @@ def sample_examples(
         size = max(1, round(fraction * len(examples))) if examples else 0
     chosen = set(random.Random(seed).sample(range(len(examples)), size))
     return [example for position, example in enumerate(examples) if position in chosen]
+
+
+def run_order(examples: Sequence[Example], seed: int) -> list[Example]:
+    """The examples in the order a run answers them: shuffled with `seed`, so
+    that a run stopped early (or still going) has answered a random part of
+    the sample rather than the databases that come first in the file."""
+    order = list(examples)
+    random.Random(seed).shuffle(order)
+    return order

@@ -11,7 +11,7 @@ from evaluation.configurations import CONFIGURATIONS, applicable
 from evaluation.datasets import read_dataset
 from evaluation.datasets.example import Example
 from evaluation.scoring import error_category
-from evaluation.selection import sample_examples, split_by_database
+from evaluation.selection import run_order, sample_examples, split_by_database
 from tests.conftest import run_pandora
 from tests.evaluation.scripted_replies import code_reply, direct_reply, mode_of, question_of
 from tests.fake_openai import fake_openai_server
@@ -133,6 +133,18 @@ def test_database_split_is_disjoint_and_samples_are_seeded(datasets: Path) -> No
     first = [e.id for e in sample_examples(examples, 3, count=5)]
     assert first == [e.id for e in sample_examples(examples, 3, count=5)]
     assert len(first) == 5
+
+
+def test_a_run_answers_its_sample_in_a_seeded_shuffled_order(datasets: Path) -> None:
+    """Databases that come first in the file do not fill a run stopped early."""
+    examples = [
+        e.model_copy(update={"database": f"db{n // 10}", "id": str(n)})
+        for n, e in enumerate(read_dataset("spider", datasets / "spider") * 10)
+    ]
+    order = run_order(examples, 7)
+    assert sorted(e.id for e in order) == sorted(e.id for e in examples)
+    assert [e.id for e in order] == [e.id for e in run_order(examples, 7)]
+    assert len({e.database for e in order[: len(order) // 4]}) > 1
 
 
 def test_representation_ablations_fit_the_task() -> None:
