@@ -22,6 +22,7 @@ from rapidfuzz import fuzz, process
 
 from agent.state import Attempt
 from plugins import Box
+from plugins.loaders.cell_types import is_text
 
 NAME_PATTERNS = (
     re.compile(r"has no attribute '([^']+)'"),
@@ -124,7 +125,7 @@ def _numeric_text_hints(code: str, boxes: list[Box]) -> list[str]:
     for box in boxes:
         for column in box.frame.columns:
             series = box.frame[column]
-            if str(column) not in named or not _is_text(series):
+            if str(column) not in named or not is_text(series):
                 continue
             present = series.dropna()
             numbers = pd.to_numeric(present, errors="coerce").notna().sum()
@@ -134,10 +135,6 @@ def _numeric_text_hints(code: str, boxes: list[Box]) -> list[str]:
                     f"pd.to_numeric({box.name}[{str(column)!r}], errors='coerce')."
                 )
     return hints
-
-
-def _is_text(series: pd.Series) -> bool:
-    return series.dtype == object or pd.api.types.is_string_dtype(series.dtype)
 
 
 def _missing_name(error_type: str, message: str) -> str | None:
@@ -248,7 +245,7 @@ def _close_values(literal: str, boxes: list[Box]) -> str | None:
     for box in boxes:
         for column in box.frame.columns:
             series = box.frame[column]
-            if not _is_text(series):
+            if not is_text(series):
                 continue
             values = [str(value) for value in _distinct(series)[:MAX_DISTINCT_SCANNED]]
             if literal in values:

@@ -14,6 +14,7 @@ from agent.schema_linking import SchemaItem, keep_blocks, link_schema
 from memory.settings import MemorySettings
 from plugins import Box, Focus, Workspace, get_registry
 from plugins.errors import BadInputError
+from plugins.loaders.cell_types import is_text
 from plugins.model import Source
 
 SHARED_VALUES_SAMPLE = 2000
@@ -171,7 +172,7 @@ def shared_value_notes(boxes: list[Box], shown: list[str] | None) -> list[str]:
         for box in boxes
         if shown is None or box.name in shown
         for column in box.frame.columns
-        if _is_text(box.frame[column])
+        if is_text(box.frame[column])
     ]
     notes = []
     for (box, column, values), (other, other_column, other_values) in itertools.combinations(
@@ -194,10 +195,6 @@ def _boxes(workspace: Workspace, focus: Focus | None) -> list[Box]:
     from plugins.pandas_box import workspace_boxes
 
     return workspace_boxes(workspace, focus)
-
-
-def _is_text(column: pd.Series) -> bool:
-    return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
 
 
 def _text_values(column: pd.Series) -> dict[str, str]:
