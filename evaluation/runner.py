@@ -98,8 +98,8 @@ def run_evaluation(
     golds: dict[str, list[list[Any]]] = {}
     with open(folder / RESULTS_FILE, "a", encoding="utf-8") as output:
         for example in examples:
-            pending = [c for c in configurations if (c.name, example.id) not in done]
-            if pending and deadline is not None and time.monotonic() >= deadline:
+            unanswered = any((c.name, example.id) not in done for c in configurations)
+            if unanswered and deadline is not None and time.monotonic() >= deadline:
                 break
             for configuration in configurations:
                 if (configuration.name, example.id) in done:
