@@ -62,23 +62,33 @@ def _receive_exactly(
     remaining = size
     while remaining:
         _wait_readable(channel, deadline)
-        if with_descriptors and not chunks:
-            space = socket.CMSG_SPACE(MAX_DESCRIPTORS * array.array("i").itemsize)
-            chunk, ancillary, _, _ = channel.recvmsg(remaining, space)
-            for level, kind, payload in ancillary:
-                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                    received = array.array("i")
-                    received.frombytes(payload[: len(payload) - len(payload) % received.itemsize])
-                    for descriptor in received:
-                        os.set_inheritable(descriptor, False)
-                    fds.extend(received)
-        else:
-            chunk = channel.recv(remaining)
+        try:
+            if with_descriptors and not chunks:
+                chunk, received = _receive_with_descriptors(channel, remaining)
+                fds.extend(received)
+            else:
+                chunk = channel.recv(remaining)
+        except OSError as error:  # a peer that died with unread input resets the channel
+            raise ChannelClosed(f"cannot receive: {error}") from None
         if not chunk:
             raise ChannelClosed("the other end closed the channel")
         chunks.append(chunk)
         remaining -= len(chunk)
     return b"".join(chunks), fds
+
+
+def _receive_with_descriptors(channel: socket.socket, size: int) -> tuple[bytes, list[int]]:
+    space = socket.CMSG_SPACE(MAX_DESCRIPTORS * array.array("i").itemsize)
+    chunk, ancillary, _, _ = channel.recvmsg(size, space)
+    fds: list[int] = []
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            received = array.array("i")
+            received.frombytes(payload[: len(payload) - len(payload) % received.itemsize])
+            for descriptor in received:
+                os.set_inheritable(descriptor, False)
+            fds.extend(received)
+    return chunk, fds
 
 
 def _wait_readable(channel: socket.socket, deadline: float | None) -> None:

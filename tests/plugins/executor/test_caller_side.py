@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -14,6 +15,7 @@ import time
 import pytest
 
 from plugins.executor.caps import MalformedResult, trusted_result
+from plugins.executor.messages import ChannelClosed, receive_message
 from plugins.executor.models import Limits
 from plugins.executor.result_channel import Ending, read_result
 
@@ -114,3 +116,15 @@ def test_lone_surrogates_from_a_child_become_replacement_characters() -> None:
     assert result.result == [["\ufffd"]] and result.columns == ["\ufffd"]
     assert result.stdout == "\ufffd"
     result.model_dump_json().encode("utf-8")
+
+
+def test_a_control_peer_that_dies_with_unread_input_reads_as_a_closed_channel() -> None:
+    """A template killed before reading what the caller sent resets the
+    socket; the caller must see ChannelClosed (and report WorkerCrashed), not
+    an unhandled ConnectionResetError."""
+    caller, template = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    caller.sendall(b"unread by the template")
+    template.close()
+    with pytest.raises(ChannelClosed, match="cannot receive"):
+        receive_message(caller, time.monotonic() + 5)
+    caller.close()
