@@ -10,7 +10,7 @@ from rich.progress import Progress
 
 from cli.output import json_option, print_json, reports_errors
 from evaluation.datasets import TASKS, read_dataset
-from evaluation.selection import run_order, sample_examples, split_by_database
+from evaluation.selection import only_databases, run_order, sample_examples, split_by_database
 from plugins.errors import BadInputError
 
 
@@ -29,6 +29,9 @@ from plugins.errors import BadInputError
 )
 @click.option("--ablations", is_flag=True, help="Add the ablation grid.")
 @click.option("--baselines", is_flag=True, help="Add text-to-SQL and direct answering.")
+@click.option(
+    "--database", "databases", multiple=True, help="Only questions on this database (repeat)."
+)
 @click.option("--by-database", is_flag=True, help="Only databases `memory build` left out.")
 @click.option("--representation", default=None, help="Representation of the pandora run.")
 @click.option(
@@ -63,6 +66,7 @@ def eval_command(
     configuration_names: tuple[str, ...],
     ablations: bool,
     baselines: bool,
+    databases: tuple[str, ...],
     by_database: bool,
     representation: str | None,
     demonstrations: int,
@@ -89,6 +93,8 @@ def eval_command(
         )
     configurations = [CONFIGURATIONS[name] for name in names if applicable(name, task)]  # type: ignore[arg-type]
     examples = read_dataset(task, dataset, split)  # type: ignore[arg-type]
+    if databases:
+        examples = only_databases(examples, databases)
     if by_database:
         examples = split_by_database(examples, seed, "eval")
     examples = sample_examples(examples, seed, count=sample_size)

@@ -11,7 +11,7 @@ from rich.progress import Progress
 
 from cli.output import json_option, print_json, reports_errors
 from evaluation.datasets import TASKS, read_dataset
-from evaluation.selection import sample_examples, split_by_database
+from evaluation.selection import only_databases, sample_examples, split_by_database
 
 
 @click.command("build")
@@ -21,6 +21,9 @@ from evaluation.selection import sample_examples, split_by_database
 @click.option("--fraction", type=click.FloatRange(0, 1, min_open=True), help="Share of samples.")
 @click.option("--sample", "sample_size", type=click.IntRange(min=1), help="Number of samples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the sampling.")
+@click.option(
+    "--database", "databases", multiple=True, help="Only questions on this database (repeat)."
+)
 @click.option("--by-database", is_flag=True, help="Only databases `eval --by-database` leaves out.")
 @click.option("--max-llm-calls", type=click.IntRange(min=0), help="Stop after this many calls.")
 @click.option("--max-tokens", type=click.IntRange(min=0), help="Stop after this many tokens.")
@@ -51,6 +54,7 @@ def build_command(
     fraction: float | None,
     sample_size: int | None,
     seed: int,
+    databases: tuple[str, ...],
     by_database: bool,
     max_llm_calls: int | None,
     max_tokens: int | None,
@@ -72,6 +76,8 @@ def build_command(
     from memory.store import DemonstrationStore
 
     examples = read_dataset(task, dataset, split)  # type: ignore[arg-type]
+    if databases:
+        examples = only_databases(examples, databases)
     if by_database:
         examples = split_by_database(examples, seed, "build")
     examples = sample_examples(examples, seed, count=sample_size, fraction=fraction)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from evaluation.datasets.example import Example
+from plugins.errors import BadInputError
 
 Part = Literal["build", "eval"]
 BUILD_SHARE = 0.5
@@ -23,6 +24,19 @@ def split_by_database(examples: Sequence[Example], seed: int, part: Part) -> lis
     cut = max(1, round(len(databases) * BUILD_SHARE)) if len(databases) > 1 else len(databases)
     chosen = set(databases[:cut] if part == "build" else databases[cut:])
     return [example for example in examples if example.database in chosen]
+
+
+def only_databases(examples: Sequence[Example], databases: Sequence[str]) -> list[Example]:
+    """The examples asked of one of `databases`. Datasets built from the same
+    databases (Spider4SPARQL from Spider) split differently by `--by-database`;
+    naming the databases keeps a memory from one away from questions of the other."""
+    known = {example.database for example in examples}
+    unknown = [name for name in databases if name not in known]
+    if unknown:
+        raise BadInputError(
+            f"no questions on database {unknown[0]!r}; the dataset has: {', '.join(sorted(known))}"
+        )
+    return [example for example in examples if example.database in databases]
 
 
 def sample_examples(

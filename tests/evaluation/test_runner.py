@@ -11,7 +11,7 @@ from evaluation.configurations import CONFIGURATIONS, applicable
 from evaluation.datasets import read_dataset
 from evaluation.datasets.example import Example
 from evaluation.scoring import error_category
-from evaluation.selection import run_order, sample_examples, split_by_database
+from evaluation.selection import only_databases, run_order, sample_examples, split_by_database
 from tests.conftest import run_pandora
 from tests.evaluation.scripted_replies import code_reply, direct_reply, mode_of, question_of
 from tests.fake_openai import fake_openai_server
@@ -133,6 +133,23 @@ def test_database_split_is_disjoint_and_samples_are_seeded(datasets: Path) -> No
     first = [e.id for e in sample_examples(examples, 3, count=5)]
     assert first == [e.id for e in sample_examples(examples, 3, count=5)]
     assert len(first) == 5
+
+
+def test_naming_databases_keeps_only_their_questions(datasets: Path) -> None:
+    """`--database` keeps the questions of the databases named; a name the
+    dataset does not have is bad input, named in a one-line error (exit 2)."""
+    examples = [
+        e.model_copy(update={"database": f"db{n % 3}", "id": str(n)})
+        for n, e in enumerate(read_dataset("spider", datasets / "spider") * 3)
+    ]
+    kept = only_databases(examples, ["db0", "db2"])
+    assert kept and {e.database for e in kept} == {"db0", "db2"}
+    assert len(kept) == sum(e.database != "db1" for e in examples)
+    refused = run_pandora(
+        "eval", str(datasets / "spider"), "--task", "spider", "--database", "atlantis", "--json"
+    )
+    assert refused.exit_code == 2
+    assert "'atlantis'" in refused.json["error"]["message"]
 
 
 def test_a_run_answers_its_sample_in_a_seeded_shuffled_order(datasets: Path) -> None:
