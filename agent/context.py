@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 DEFAULT_DEMONSTRATIONS = 10
 LOCAL_MODEL_DEMONSTRATIONS = 3
 RetrievalMode = Literal["cross", "same", "random", "none"]
-REPRESENTATIONS = ("pandas", "networkx", "sql")
 
 
 @dataclass
@@ -38,7 +37,8 @@ class AgentContext:
     max_attempts: int = 3
     """L: programs tried per question, the first one included."""
     representation: str | None = None
-    """pandas, networkx or sql; None lets the plan choose per source."""
+    """A registered representation (pandas, networkx, sql, or a plugin's);
+    None lets the plan choose per source."""
     hops: int = 2
     """Hops of the KG subgraph around the question's entities."""
     retrieval: RetrievalMode = "cross"
@@ -63,17 +63,15 @@ class AgentContext:
     """None: the memory the environment configures."""
 
     def __post_init__(self) -> None:
+        from plugins import get_registry
         from plugins.errors import BadInputError
 
         if self.demonstrations is not None and self.demonstrations < 0:
             raise BadInputError(f"demonstrations (K) must be 0 or more, got {self.demonstrations}")
         if self.max_attempts < 1:
             raise BadInputError(f"max_attempts (L) must be at least 1, got {self.max_attempts}")
-        if self.representation is not None and self.representation not in REPRESENTATIONS:
-            raise BadInputError(
-                f"unknown representation {self.representation!r}; "
-                f"use one of {', '.join(REPRESENTATIONS)}"
-            )
+        if self.representation is not None:
+            get_registry().representation(self.representation)  # BadInputError naming the known
         if self.retrieval not in ("cross", "same", "random", "none"):
             raise BadInputError(
                 f"unknown retrieval mode {self.retrieval!r}; use cross, same, random or none"

@@ -1,4 +1,5 @@
-"""The prompts: one template per representation, ordered for prompt caches.
+"""The prompts, ordered for prompt caches; what differs by representation
+(instruction, schema heading, how demonstrations show) is the representation's.
 
 A local model on a CPU pays for every prompt token but reuses the longest
 opening shared with its previous prompt (DESIGN.md, "Prompts"). So every
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from plugins.networkx_kg import KG2CODE_GUIDANCE
+from plugins import get_registry
 
 if TYPE_CHECKING:
     from agent.state import ShownDemonstration
@@ -27,64 +28,35 @@ REPLY_FORMAT = (
     '"code": ["<first line of code>", "<second line>", ...]}, one string per line of code.'
 )
 
-PANDAS_INSTRUCTION = f"""\
-You answer questions about data by writing pandas code.
-The data is given below as BOXes: each BOX is a pandas DataFrame that already
-exists as a variable of its name; `pd` and `np` are imported. Values are left
-out of the schema: the dtypes say what each field holds.
-Use only the BOXes and fields shown, with their exact names. Join BOXes on
-their foreign keys. Compare text case-insensitively when the question's
-wording may differ from the data. Assign the answer to `result` (a DataFrame,
-a Series, a list or a single value); keep only the columns the question asks
-for. Do not import anything, read files or print.
-{REPLY_FORMAT}"""
-
-SQL_INSTRUCTION = """\
-You answer questions about a relational database by writing one read-only SQL
-query in the {dialect} dialect. The schema below gives the tables, columns,
-types and keys, without values. Use only the tables and columns shown, join on
-the foreign keys, and select only the columns the question asks for.
-"""
-
-NETWORKX_INSTRUCTION = f"""\
-You answer questions about a knowledge graph by writing Python code with NetworkX.
-{KG2CODE_GUIDANCE}
-{REPLY_FORMAT} The code defines `KGQA(question, graph)`."""
-
 DIRECT_INSTRUCTION = """\
 You answer questions about the data whose schema is given below. Give the
 answer itself, without code.
 Reply with one JSON object: {"reasoning": "<one sentence>", "answer": "<the answer>"}."""
 
-SCHEMA_HEADINGS = {
-    "pandas": "## BOXes",
-    "sql": "## Database schema",
-    "networkx": "## Knowledge graph (NetworkX code)",
-}
-CODE_FENCE_LANGUAGE = {"pandas": "python", "networkx": "python", "sql": "sql"}
 
-
-def instruction(representation: str, dialect: str = "sqlite") -> str:
-    """The system instruction of `representation` (pandas, sql or networkx)."""
-    if representation == "sql":
-        return SQL_INSTRUCTION.format(dialect=dialect) + REPLY_FORMAT
-    if representation == "networkx":
-        return NETWORKX_INSTRUCTION
-    return PANDAS_INSTRUCTION
+def code_instruction(representation: str, workspace: Workspace) -> str:
+    """The system instruction of the code prompt: the representation's own
+    instruction, then the agent's reply format (its JSON contract), then what
+    the representation says the code must define."""
+    chosen = get_registry().representation(representation)
+    reply = f"{REPLY_FORMAT} {chosen.code_requirement}".rstrip()
+    return f"{chosen.instruction(workspace)}\n{reply}"
 
 
 def code_messages(
     *,
     representation: str,
+    instruction: str,
     schema_text: str,
     demonstrations: Sequence[ShownDemonstration],
     question: str,
     feedback: Sequence[str] = (),
-    dialect: str = "sqlite",
 ) -> list[Message]:
     """The messages asking for the program that answers `question`:
-    instruction, schema, demonstrations, question, then feedback."""
-    parts = [f"{SCHEMA_HEADINGS.get(representation, '## Schema')}\n{schema_text.strip()}"]
+    `instruction` (see `code_instruction`), schema, demonstrations, question,
+    then feedback."""
+    heading = get_registry().representation(representation).schema_heading
+    parts = [f"{heading}\n{schema_text.strip()}"]
     if demonstrations:
         shown = "\n\n".join(_demonstration(d) for d in demonstrations)
         parts.append(f"## Examples of questions answered with code\n{shown}")
@@ -92,7 +64,7 @@ def code_messages(
     for number, text in enumerate(feedback, start=1):
         parts.append(f"## Attempt {number} failed\n{text.strip()}\nWrite corrected code.")
     return [
-        {"role": "system", "content": instruction(representation, dialect)},
+        {"role": "system", "content": instruction},
         {"role": "user", "content": "\n\n".join(parts)},
     ]
 
@@ -115,38 +87,31 @@ def reasoning_messages(
     """The code-driven reasoning prompt for `question` over `workspace`, as
     role/content messages: what the MCP server's `pandora_reasoning` prompt
     returns to an assistant that brings its own LLM."""
-    from agent.planning import dialect_of
     from agent.state import ShownDemonstration
-    from plugins import get_registry
 
     schema_text = get_registry().representation(representation).render_schema(workspace, focus)
     shown = [ShownDemonstration.of(item) for item in demonstrations]
     return code_messages(
         representation=representation,
+        instruction=code_instruction(representation, workspace),
         schema_text=schema_text,
         demonstrations=shown,
         question=question,
-        dialect=dialect_of(workspace) if representation == "sql" else "sqlite",
     )
 
 
 def _demonstration(demonstration: ShownDemonstration) -> str:
-    language = CODE_FENCE_LANGUAGE.get(demonstration.representation, "python")
+    """A demonstration as question, reasoning line and fenced code. Its
+    representation decides the fence's language and how its code is shown
+    (pandas drops comment lines; KG2Code keeps them: they are its reasoning
+    and its soft answer); one no longer registered shows Python as written."""
+    written = get_registry().representations.get(demonstration.representation)
+    code = demonstration.code.strip()
+    language = written.language if written else "python"
     reasoning = " ".join(demonstration.reasoning.split())
     lines = [f"Question: {demonstration.question.strip()}"]
     if reasoning:
         lines.append(f"Reasoning: {reasoning}")
-    lines.append(f"```{language}\n{_shown_code(demonstration)}\n```")
+    shown = written.demonstration_code(code) if written else code
+    lines.append(f"```{language}\n{shown}\n```")
     return "\n".join(lines)
-
-
-def _shown_code(demonstration: ShownDemonstration) -> str:
-    """The demonstration's code as the prompt shows it. A pandas program's
-    comment lines are left out: its reasoning line already says the steps, and
-    comments translated from gold SQL (`# FROM singer AS T1`) were copied by
-    small models as code lines. KG2Code keeps its comments: they are its
-    reasoning and its soft answer."""
-    code = demonstration.code.strip()
-    if demonstration.representation != "pandas":
-        return code
-    return "\n".join(line for line in code.splitlines() if not line.lstrip().startswith("#"))

@@ -11,28 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from memory.embeddings import get_embedding
+from plugins.model import SchemaItem
 
 NAMED_BONUS = 0.5
 BLOCK_NAME = re.compile(r"^(?:# BOX (\w+)|CREATE TABLE\s+[\"`]?([^\s\"`(]+))", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class SchemaItem:
-    """One BOX or table as schema linking sees it: its name, its field names
-    and the names of the BOXes its foreign keys refer to."""
-
-    name: str
-    fields: tuple[str, ...]
-    references: tuple[str, ...]
-
-    def description(self) -> str:
-        """Words describing the item, for the embedding."""
-        return " ".join([self.name, *self.fields]).replace("_", " ")
 
 
 def link_schema(

@@ -30,13 +30,14 @@ class Plan(BaseModel):
     """The schema as the prompt shows it (after schema linking)."""
     schema_fingerprint: str
     """Fingerprint of the full structure-only schema (the program cache's key)."""
+    instruction: str
+    """The system instruction of the code prompt (`agent.prompts.code_instruction`)."""
     focus_entities: list[str] | None = None
     """The KG focus's entities as given (empty: linked from the question);
     None when no source is a KG."""
     topic_entities: list[str] = Field(default_factory=list)
     """The KG entities the focus resolved to, by name."""
     hops: int = 2
-    dialect: str = "sqlite"
     linked_boxes: list[str] | None = None
     """BOXes kept by schema linking; None when the whole schema is shown."""
 

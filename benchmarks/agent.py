@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPOSITORY))
 
 from agent import AgentContext, ask  # noqa: E402
 from agent.nodes import generate  # noqa: E402
-from agent.prompts import code_messages  # noqa: E402
+from agent.prompts import code_instruction, code_messages  # noqa: E402
 from plugins import Focus, Workspace, get_registry, load_source  # noqa: E402
 from plugins.executor import execute  # noqa: E402
 from tests.fake_openai import Step, fake_openai_server  # noqa: E402
@@ -166,6 +166,7 @@ def prompt_sizes(count_tokens: Callable[[str], int], unit: str) -> None:
         for shown in ([], demos):
             messages = code_messages(
                 representation=representation,
+                instruction=code_instruction(representation, workspace),
                 schema_text=schema,
                 demonstrations=shown,
                 question=question,
@@ -173,7 +174,11 @@ def prompt_sizes(count_tokens: Callable[[str], int], unit: str) -> None:
             sizes.append(count_tokens("\n".join(m["content"] for m in messages)))
         sampled = registry.representation("pandas").render_schema(workspace, focus, values=5)
         baseline = code_messages(
-            representation="pandas", schema_text=sampled, demonstrations=[], question=question
+            representation="pandas",
+            instruction=code_instruction("pandas", workspace),
+            schema_text=sampled,
+            demonstrations=[],
+            question=question,
         )
         rows = count_tokens("\n".join(m["content"] for m in baseline))
         print(

@@ -16,10 +16,9 @@ from agent.state import Attempt, CodeFailure
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.models import RunResult
 from mcp_server.state import ServerState
-from plugins import Focus, Workspace
+from plugins import Focus, Workspace, get_registry
 from plugins.errors import PandoraError
 from plugins.executor import ExecutionResult, execute
-from plugins.pandas_box import workspace_boxes
 
 
 class ProgramFailed(PandoraError):
@@ -74,7 +73,8 @@ def failure_message(
 ) -> str:
     """What the client's LLM needs to fix the program: the agent's execution
     guidance (the interpreter's error and line, then "did you mean" the
-    nearest BOXes, fields and values), then what the program printed."""
+    nearest BOXes, fields, values or graph nodes of the representation's
+    vocabulary), then what the program printed."""
     error = outcome.error
     assert error is not None
     attempt = Attempt(
@@ -82,8 +82,9 @@ def failure_message(
         executed=True,
         error=CodeFailure(type=error.type, message=error.message, line=error.line),
     )
-    boxes = [] if representation == "networkx" else workspace_boxes(workspace, focus)
-    message = judge(attempt, "", boxes, []).feedback or f"{error.type}: {error.message}"
+    vocabulary = get_registry().representation(representation).vocabulary(workspace, focus)
+    verdict = judge(attempt, "", vocabulary.boxes, vocabulary.names)
+    message = verdict.feedback or f"{error.type}: {error.message}"
     if outcome.stdout:
         message += "\nPrinted before failing:\n" + cap_text(outcome.stdout, max_chars // 4)
     return message

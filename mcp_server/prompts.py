@@ -14,6 +14,7 @@ from mcp.server.mcpserver.prompts.base import UserMessage
 from agent.prompts import reasoning_messages
 from mcp_server.calls import focus_for, loaded_state
 from memory import search_demonstrations
+from plugins import SourceKind, get_registry
 
 DEFAULT_DEMONSTRATIONS = 3
 
@@ -40,8 +41,7 @@ async def pandora_reasoning(
     then the question. Knowledge graphs need `entities` (comma-separated)."""
     state = await loaded_state(ctx)
     names = _names(sources)
-    default_kinds = ("kg",) if representation == "networkx" else ("table", "database")
-    workspace = state.catalog.workspace(names or None, default_kinds=default_kinds)
+    workspace = state.catalog.workspace(names or None, default_kinds=_default_kinds(representation))
     focus = focus_for(workspace, _names(entities), hops, question)
     store = await anyio.to_thread.run_sync(state.store)
     search = functools.partial(
@@ -55,6 +55,14 @@ async def pandora_reasoning(
     # MCP prompts carry user and assistant messages only: the instruction
     # (a system message for Pandora's own agent) opens the user's text.
     return [UserMessage("\n\n".join(message["content"] for message in messages))]
+
+
+def _default_kinds(representation: str) -> tuple[SourceKind, ...]:
+    """The kinds of source the prompt shows when none are named: every table
+    and database the representation shows; its knowledge graphs only when it
+    shows nothing else (a graph is shown around a focus, never whole)."""
+    kinds = get_registry().representation(representation).kinds
+    return tuple(kind for kind in kinds if kind != "kg") or kinds
 
 
 def _names(text: str) -> list[str]:

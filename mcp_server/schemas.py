@@ -12,7 +12,6 @@ from mcp_server.catalog import CatalogEntry
 from mcp_server.models import SourceInfo, SourceSchema
 from plugins import Focus, Source, Workspace, get_registry
 from plugins.errors import BadInputError
-from plugins.pandas_box import workspace_boxes
 
 
 def representations_of(source: Source) -> list[str]:
@@ -41,8 +40,8 @@ def source_info(entry: CatalogEntry) -> SourceInfo:
 
 def source_schema(workspace: Workspace, representation: str, focus: Focus | None) -> SourceSchema:
     """The schema text of the one source of `workspace` in `representation`
-    (and its BOX names, for the pandas representation: the text has their
-    fields, row counts and keys)."""
+    (and the names of the BOXes its code sees, for a representation that shows
+    BOXes, as pandas does: the text has their fields, row counts and keys)."""
     source = workspace.sources[0]
     chosen = get_registry().representation(representation)
     if source.kind not in chosen.kinds:
@@ -51,7 +50,7 @@ def source_schema(workspace: Workspace, representation: str, focus: Focus | None
             f"the {representation} representation cannot show {source.name!r} "
             f"(a {source.kind}); use one of: {shown}"
         )
-    boxes = workspace_boxes(workspace, focus) if representation == "pandas" else []
+    boxes = chosen.boxes(workspace, focus)
     return SourceSchema(
         source=source.name,
         kind=source.kind,

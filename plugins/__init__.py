@@ -16,8 +16,18 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from plugins.errors import BadInputError, PandoraError
     from plugins.hookspecs import hookimpl
-    from plugins.model import Box, Field, Focus, ForeignKey, Source, SourceKind
+    from plugins.model import (
+        Box,
+        Field,
+        Focus,
+        ForeignKey,
+        SchemaItem,
+        Source,
+        SourceKind,
+        Vocabulary,
+    )
     from plugins.registry import get_registry
+    from plugins.representation_defaults import RepresentationDefaults
     from plugins.sources import load_source
     from plugins.workspace import Workspace
 
@@ -29,9 +39,12 @@ MODULE_OF_NAME = {
     "Field": "plugins.model",
     "Focus": "plugins.model",
     "ForeignKey": "plugins.model",
+    "SchemaItem": "plugins.model",
     "Source": "plugins.model",
     "SourceKind": "plugins.model",
+    "Vocabulary": "plugins.model",
     "get_registry": "plugins.registry",
+    "RepresentationDefaults": "plugins.representation_defaults",
     "load_source": "plugins.sources",
     "Workspace": "plugins.workspace",
 }
@@ -43,8 +56,11 @@ __all__ = [
     "Focus",
     "ForeignKey",
     "PandoraError",
+    "RepresentationDefaults",
+    "SchemaItem",
     "Source",
     "SourceKind",
+    "Vocabulary",
     "Workspace",
     "get_registry",
     "hookimpl",

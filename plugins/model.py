@@ -75,3 +75,26 @@ class Focus:
     question: str | None = None
     entities: tuple[str, ...] = ()
     hops: int = 2
+
+
+@dataclass(frozen=True)
+class SchemaItem:
+    """One BOX or table as schema linking sees it: its name, its field names
+    and the names of the items its foreign keys refer to."""
+
+    name: str
+    fields: tuple[str, ...]
+    references: tuple[str, ...]
+
+    def description(self) -> str:
+        """Words describing the item, for the embedding."""
+        return " ".join([self.name, *self.fields]).replace("_", " ")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Where execution feedback looks names and values up: BOXes (their
+    names, fields and values) and plain names (graph nodes, relations)."""
+
+    boxes: list[Box] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)

@@ -17,6 +17,7 @@ import pluggy
 from plugins import hookspecs
 from plugins.errors import BadInputError
 from plugins.protocols import Loader, Representation
+from plugins.representation_defaults import with_defaults
 
 ENTRY_POINT_GROUP = "pandora.plugins"
 
@@ -50,7 +51,7 @@ class PluginRegistry:
             contributed.append(f"loader:{loader.name}")
 
         def add_representation(representation: Representation) -> None:
-            self.representations[representation.name] = representation
+            self.representations[representation.name] = with_defaults(representation)
             contributed.append(f"representation:{representation.name}")
 
         hooks = {"register_loaders": add_loader, "register_representations": add_representation}

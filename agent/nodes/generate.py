@@ -20,8 +20,7 @@ from agent.parsing import (
 )
 from agent.prompts import code_messages, direct_answer_messages
 from agent.state import AgentState, Attempt
-
-LANGUAGES = {"sql": "sql"}
+from plugins import get_registry
 
 
 def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -37,11 +36,11 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
     else:
         messages = code_messages(
             representation=plan.representation,
+            instruction=plan.instruction,
             schema_text=plan.schema_text,
             demonstrations=state.get("demonstrations") or [],
             question=state["question"],
             feedback=[a.feedback for a in state["attempts"] if a.origin == "llm" and a.feedback],
-            dialect=plan.dialect,
         )
         reply_schema = REPLY_SCHEMA
     model = context.chat_model or configured_chat_model()
@@ -96,7 +95,7 @@ def _attempt(text: str, representation: str, direct: bool) -> Attempt:
                 result=[[parsed.code]],
                 columns=["answer"],
             )
-        parsed = parse_reply(text, LANGUAGES.get(representation, "python"))
+        parsed = parse_reply(text, get_registry().representation(representation).language)
     except UnparsableReply as problem:
         return Attempt(origin="direct" if direct else "llm", code="", problem=str(problem))
     return Attempt(reasoning=parsed.reasoning, code=parsed.code)

@@ -8,18 +8,14 @@ from langgraph.runtime import Runtime
 
 from agent.context import AgentContext
 from agent.events import context_of, emit
-from agent.planning import (
-    choose_representation,
-    dialect_of,
-    kg_focus,
-    prompt_schema,
-    topic_entity_names,
-)
+from agent.planning import choose_representation, kg_focus, prompt_schema
+from agent.prompts import code_instruction
 from agent.state import AgentState, Attempt, Plan
 from agent.workspaces import workspace_of
 from memory import default_store, find_cached_program
 from memory.fingerprints import schema_fingerprint
 from memory.verification import workspace_kind
+from plugins import Focus, Workspace
 
 
 def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -47,9 +43,9 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         schema_text=schema.shown_text,
         schema_fingerprint=schema_fingerprint(schema.full_text),
         focus_entities=None if focus is None else list(focus.entities),
-        topic_entities=[] if focus is None else topic_entity_names(workspace, focus),
+        topic_entities=[] if focus is None else _topic_entities(workspace, focus),
         hops=hops,
-        dialect=dialect_of(workspace) if representation == "sql" else "sqlite",
+        instruction=code_instruction(representation, workspace),
         linked_boxes=schema.linked,
     )
     trace = emit(
@@ -75,6 +71,12 @@ def route_after_plan(state: AgentState) -> Literal["execute", "retrieve_demonstr
     if current is not None and current.origin == "cache":
         return "execute"
     return "retrieve_demonstrations"
+
+
+def _topic_entities(workspace: Workspace, focus: Focus) -> list[str]:
+    from plugins.knowledge_graph.subgraph import workspace_topic_entities  # start-up speed
+
+    return workspace_topic_entities(workspace, focus)
 
 
 def _cached_attempt(question: str, decided: Plan, context: AgentContext) -> Attempt | None:

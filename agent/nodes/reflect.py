@@ -13,11 +13,7 @@ from agent.events import context_of, emit
 from agent.feedback import judge
 from agent.state import AgentState, Attempt, Plan
 from agent.workspaces import workspace_of
-from plugins import Box, Workspace
-from plugins.networkx_kg import parse_soft_answer
-
-VOCABULARY_MAX_ROWS = 200_000
-"""Feedback on SQL over a bigger database names fields but loads no values."""
+from plugins import get_registry
 
 
 def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -27,8 +23,9 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
     current = state["current"]
     assert plan is not None and current is not None
     workspace = workspace_of(state["sources"], context.workspace)
-    boxes, node_names = _vocabulary(workspace, plan, state["question"])
-    verdict = judge(current, state["question"], boxes, node_names)
+    representation = get_registry().representation(plan.representation)
+    vocabulary = representation.vocabulary(workspace, plan.focus(state["question"]))
+    verdict = judge(current, state["question"], vocabulary.boxes, vocabulary.names)
     judged = current.model_copy(update={"feedback": verdict.feedback})
     history = [*state["attempts"], judged]
     llm_attempts = sum(1 for attempt in history if attempt.origin != "cache")
@@ -98,23 +95,24 @@ def _hard_answer(attempt: Attempt, plan: Plan, attempts: int) -> Answer:
 
 
 def _final_answer(history: list[Attempt], plan: Plan, attempts: int) -> Answer:
-    """The last result with rows; else KG2Code's soft answer; else the last error."""
+    """The last result with rows; else the soft answer the representation reads
+    in the code (KG2Code: its last comment); else the last error."""
     for attempt in reversed(history):
         if attempt.result:
             return _hard_answer(attempt, plan, attempts)
-    if plan.representation == "networkx":
-        for attempt in reversed(history):
-            soft = parse_soft_answer(attempt.code) if attempt.code else None
-            if soft:
-                return Answer(
-                    answer=soft,
-                    columns=["answer"],
-                    reasoning=attempt.reasoning,
-                    code=attempt.code,
-                    representation=plan.representation,
-                    attempts=attempts,
-                    soft=True,
-                )
+    representation = get_registry().representation(plan.representation)
+    for attempt in reversed(history):
+        soft = representation.soft_answer(attempt.code) if attempt.code else None
+        if soft:
+            return Answer(
+                answer=soft,
+                columns=["answer"],
+                reasoning=attempt.reasoning,
+                code=attempt.code,
+                representation=plan.representation,
+                attempts=attempts,
+                soft=True,
+            )
     last = history[-1]
     return Answer(
         reasoning=last.reasoning,
@@ -131,28 +129,3 @@ def _error_of(attempt: Attempt) -> AnswerError:
     if attempt.problem is not None:
         return AnswerError(type="UnparsableReply", message=attempt.problem)
     return AnswerError(type="EmptyResult", message="the code ran but returned no rows")
-
-
-def _vocabulary(workspace: Workspace, plan: Plan, question: str) -> tuple[list[Box], list[str]]:
-    """Where feedback looks names and values up: the BOXes (pandas; SQL on
-    data small enough to hold), or the graph's node and relation names (networkx)."""
-    focus = plan.focus(question)
-    if plan.representation == "networkx":
-        from plugins.networkx_kg import NetworkxRepresentation
-
-        graph = NetworkxRepresentation().namespace(workspace, focus)["graph"]
-        relations = {str(data.get("relation")) for _, _, data in graph.edges(data=True)}
-        return [], [str(node) for node in graph.nodes] + sorted(relations)
-    if plan.representation == "sql" and _too_big(workspace):
-        return [], []
-    from plugins.pandas_box import workspace_boxes
-
-    return workspace_boxes(workspace, focus), []
-
-
-def _too_big(workspace: Workspace) -> bool:
-    from agent.planning import database_rows
-
-    return any(
-        database_rows(workspace, source) > VOCABULARY_MAX_ROWS for source in workspace.sources
-    )

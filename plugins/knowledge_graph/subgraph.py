@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from pyoxigraph import NamedNode
 
@@ -36,6 +37,9 @@ from plugins.knowledge_graph.naming import Names, choose_label, name_subgraph
 from plugins.knowledge_graph.terms import is_node, local_name
 from plugins.knowledge_graph.vocabulary import NAMING_PREDICATES
 from plugins.model import Focus
+
+if TYPE_CHECKING:
+    from plugins.workspace import Workspace
 
 MAX_HOPS = 4
 
@@ -65,6 +69,10 @@ class Subgraph:
     names: Names
     truncated: bool
 
+    def topic_entity_names(self) -> list[str]:
+        """The display names of the topic entities, in order."""
+        return [self.names.entities[node] for node in self.topic_entities]
+
     def relations(self) -> list[NamedNode]:
         """The predicates of the subgraph, in order of first appearance."""
         return list(dict.fromkeys(predicate for _, predicate, _ in self.triples))
@@ -80,6 +88,18 @@ def focus_subgraph(
             f"{kg.location}: hops must be between 0 and {MAX_HOPS}, got {focus.hops}"
         )
     return _cached_subgraph(kg, focus, limits)
+
+
+def workspace_topic_entities(workspace: Workspace, focus: Focus) -> list[str]:
+    """The names of the entities `focus` resolved to in every KG source of
+    `workspace`: the question's topic entities, whichever representation
+    shows the graph."""
+    return [
+        name
+        for source in workspace.sources
+        if source.kind == "kg"
+        for name in focus_subgraph(source.handle, focus).topic_entity_names()
+    ]
 
 
 @lru_cache(maxsize=16)

@@ -14,9 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from plugins.errors import BadInputError
 from plugins.hookspecs import hookimpl
-from plugins.model import Focus
-from plugins.networkx_kg.prompts import KG2CODE_GUIDANCE, KG2CODE_TEMPLATE
+from plugins.model import Focus, Vocabulary
+from plugins.networkx_kg.prompts import (
+    KG2CODE_GUIDANCE,
+    KG2CODE_REQUIREMENT,
+    KG2CODE_TEMPLATE,
+    NETWORKX_INSTRUCTION,
+)
 from plugins.networkx_kg.soft_answer import parse_soft_answer
+from plugins.representation_defaults import RepresentationDefaults
 from plugins.workspace import Workspace
 
 if TYPE_CHECKING:  # NetworkX and the KG machinery are imported when used: start-up speed
@@ -25,7 +31,9 @@ if TYPE_CHECKING:  # NetworkX and the KG machinery are imported when used: start
 
 __all__ = [
     "KG2CODE_GUIDANCE",
+    "KG2CODE_REQUIREMENT",
     "KG2CODE_TEMPLATE",
+    "NETWORKX_INSTRUCTION",
     "NetworkxRepresentation",
     "parse_soft_answer",
     "workspace_subgraphs",
@@ -42,13 +50,15 @@ def workspace_subgraphs(workspace: Workspace, focus: Focus) -> list[Subgraph]:
     return [focus_subgraph(source.handle, focus) for source in kg_sources]
 
 
-class NetworkxRepresentation:
+class NetworkxRepresentation(RepresentationDefaults):
     """KG subgraphs as NetworkX code; generated code defines `KGQA(question, graph)`."""
 
     name = "networkx"
     description = "the question's KG subgraph as NetworkX code; code defines KGQA(question, graph)"
     kinds = ("kg",)
     language = "python"
+    schema_heading = "## Knowledge graph (NetworkX code)"
+    code_requirement = KG2CODE_REQUIREMENT
 
     def render_schema(
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
@@ -75,6 +85,21 @@ class NetworkxRepresentation:
             "question": focus.question,
         }
 
+    def instruction(self, workspace: Workspace) -> str:
+        """How to write `KGQA(question, graph)` (the same for every workspace)."""
+        return NETWORKX_INSTRUCTION
+
+    def vocabulary(self, workspace: Workspace, focus: Focus | None = None) -> Vocabulary:
+        """The graph's node names, then its relation names: feedback names the
+        closest ones when code looks up a node or relation that is not there."""
+        graph = self.namespace(workspace, focus)["graph"]
+        relations = {str(data.get("relation")) for _, _, data in graph.edges(data=True)}
+        return Vocabulary(names=[str(node) for node in graph.nodes] + sorted(relations))
+
+    def soft_answer(self, code: str) -> list[list[str]] | None:
+        """The answer of the code's last `# label: value` comment (`parse_soft_answer`)."""
+        return parse_soft_answer(code)
+
 
 def _elements(workspace: Workspace, focus: Focus) -> list[GraphElements]:
     from plugins.networkx_kg.graph_code import graph_elements
@@ -86,7 +111,7 @@ def _elements(workspace: Workspace, focus: Focus) -> list[GraphElements]:
 
 
 def _topic_comment(subgraphs: list[Subgraph]) -> str:
-    topic = [s.names.entities[node] for s in subgraphs for node in s.topic_entities]
+    topic = [name for subgraph in subgraphs for name in subgraph.topic_entity_names()]
     lines = [f"topic entities: {', '.join(topic)}"]
     if any(s.truncated for s in subgraphs):
         lines.append("some hops were cut at the triple cap: the graph may be incomplete")

@@ -33,6 +33,15 @@ question's inverse relation ("films directed by X") is an in-edge of X.
 Return a list for several answers, a single value for one.
 """
 
+NETWORKX_INSTRUCTION = (
+    "You answer questions about a knowledge graph by writing Python code with NetworkX.\n"
+    + KG2CODE_GUIDANCE
+)
+"""The system instruction of the code prompt (the agent adds its reply format)."""
+
+KG2CODE_REQUIREMENT = "The code defines `KGQA(question, graph)`."
+"""Said after the agent's reply format: what the code must define."""
+
 KG2CODE_TEMPLATE = """\
 {schema}
 {guidance}

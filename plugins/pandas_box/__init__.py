@@ -13,8 +13,11 @@ import numpy as np
 import pandas as pd
 
 from plugins.hookspecs import hookimpl
-from plugins.model import Box, Focus, Source
+from plugins.model import Box, Focus, SchemaItem, Source
+from plugins.pandas_box.prompts import PANDAS_INSTRUCTION
 from plugins.pandas_box.render import render_boxes_schema
+from plugins.pandas_box.shared_values import shared_value_notes
+from plugins.representation_defaults import RepresentationDefaults
 from plugins.workspace import Workspace, unique_box_names
 
 
@@ -46,13 +49,14 @@ def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Bo
     return workspace.cache[key]
 
 
-class PandasBoxRepresentation:
+class PandasBoxRepresentation(RepresentationDefaults):
     """BOX schemas as pandas code; generated pandas code assigns `result`."""
 
     name = "pandas"
     description = "every table or KG type as a pandas DataFrame (BOX); code assigns `result`"
     kinds = ("table", "database", "kg")
     language = "python"
+    schema_heading = "## BOXes"
 
     def render_schema(
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
@@ -66,6 +70,40 @@ class PandasBoxRepresentation:
         for box in workspace_boxes(workspace, focus):
             variables[box.name] = box.frame.copy(deep=False)
         return variables
+
+    def instruction(self, workspace: Workspace) -> str:
+        """How to write pandas code on the BOXes (the same for every workspace)."""
+        return PANDAS_INSTRUCTION
+
+    def demonstration_code(self, code: str) -> str:
+        """`code` without its comment lines: the demonstration's reasoning line
+        already says the steps, and comments translated from gold SQL
+        (`# FROM singer AS T1`) were copied by small models as code lines."""
+        return "\n".join(line for line in code.splitlines() if not line.lstrip().startswith("#"))
+
+    def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
+        """Each BOX with its fields and the BOXes its foreign keys refer to."""
+        return [
+            SchemaItem(
+                box.name,
+                tuple(str(column) for column in box.frame.columns),
+                tuple(key.ref_box for key in box.foreign_keys),
+            )
+            for box in workspace_boxes(workspace, focus)
+        ]
+
+    def schema_notes(
+        self, workspace: Workspace, focus: Focus | None, shown: list[str] | None
+    ) -> list[str]:
+        """With several sources, the fields of different sources that share
+        values: no foreign key says how to join them."""
+        if len(workspace.sources) < 2:
+            return []
+        return shared_value_notes(workspace_boxes(workspace, focus), shown)
+
+    def boxes(self, workspace: Workspace, focus: Focus | None = None) -> list[Box]:
+        """Every BOX of `workspace`: the variables pandas code sees."""
+        return workspace_boxes(workspace, focus)
 
 
 @hookimpl

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from plugins.errors import PandoraError
 from plugins.hookspecs import hookimpl
-from plugins.model import Focus
+from plugins.model import Focus, SchemaItem, Vocabulary
+from plugins.representation_defaults import RepresentationDefaults
+from plugins.sql_schema.prompts import SQL_INSTRUCTION, VOCABULARY_MAX_ROWS
 from plugins.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -38,13 +40,14 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(MODULE_OF_EXPORT[name]), name)
 
 
-class SqlSchemaRepresentation:
+class SqlSchemaRepresentation(RepresentationDefaults):
     """Schema-only DDL; the generated code is one read-only SQL query."""
 
     name = "sql"
     description = "the relational schema as DDL (keys, types, no values); code is one SELECT"
     kinds = ("table", "database")
     language = "sql"
+    schema_heading = "## Database schema"
 
     def render_schema(
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
@@ -65,6 +68,29 @@ class SqlSchemaRepresentation:
         from plugins.sql_schema.query import run_query
 
         return run_query(workspace, query, timeout_seconds, max_rows)
+
+    def instruction(self, workspace: Workspace) -> str:
+        """How to write one read-only query, in the dialect `workspace`'s SQL runs in."""
+        from plugins.sql_schema.targets import workspace_sql_target
+
+        return SQL_INSTRUCTION.format(dialect=workspace_sql_target(workspace).dialect)
+
+    def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
+        """The tables of the database (or the flat tables) with their columns and keys."""
+        from plugins.sql_schema.targets import workspace_sql_target
+
+        return workspace_sql_target(workspace).schema_items()
+
+    def vocabulary(self, workspace: Workspace, focus: Focus | None = None) -> Vocabulary:
+        """The data as BOXes, where feedback finds the nearest table, column
+        and value; nothing over a database of more than VOCABULARY_MAX_ROWS rows."""
+        from plugins.loaders.row_counts import database_rows
+        from plugins.pandas_box import workspace_boxes
+
+        sizes = (database_rows(workspace, source) for source in workspace.sources)
+        if any(rows > VOCABULARY_MAX_ROWS for rows in sizes):
+            return Vocabulary()
+        return Vocabulary(boxes=workspace_boxes(workspace, focus))
 
 
 @hookimpl

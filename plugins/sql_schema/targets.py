@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from plugins.errors import BadInputError
+from plugins.model import SchemaItem
 from plugins.sql_schema import guarded_connections as guarded
 from plugins.sql_schema.ddl import create_table_ddl, quote_identifier, render_database_ddl
 from plugins.workspace import Workspace
@@ -38,6 +39,17 @@ class DatabaseTarget:
     def render_ddl(self) -> str:
         """The database's schema as DDL."""
         return render_database_ddl(self.database)
+
+    def schema_items(self) -> list[SchemaItem]:
+        """Each table with its columns and the tables its foreign keys refer to."""
+        return [
+            SchemaItem(
+                table.name,
+                tuple(column.name for column in table.columns),
+                tuple(key.ref_table for key in table.foreign_keys),
+            )
+            for table in self.database.tables
+        ]
 
     @contextmanager
     def cursor(self, timeout_seconds: float) -> Iterator[Any]:
@@ -97,6 +109,13 @@ class TablesTarget:
     def render_ddl(self) -> str:
         """The tables' schema as DDL."""
         return "\n\n".join(create_table_ddl(name, frame) for name, frame in self.tables.items())
+
+    def schema_items(self) -> list[SchemaItem]:
+        """Each table with its columns (flat tables have no foreign keys)."""
+        return [
+            SchemaItem(name, tuple(map(str, frame.columns)), ())
+            for name, frame in self.tables.items()
+        ]
 
     @contextmanager
     def cursor(self, timeout_seconds: float) -> Iterator[Any]:

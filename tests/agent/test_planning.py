@@ -35,8 +35,9 @@ def test_a_representation_the_sources_cannot_take_is_bad_input(examples):
     with pytest.raises(BadInputError, match="sql representation shows table or database"):
         choose_representation(workspace_of(examples / "films.ttl"), "sql", 10)
     mixed = workspace_of(examples / "films.ttl", examples / "cities.csv")
+    representation, _ = choose_representation(mixed, "sql", 10)
     with pytest.raises(BadInputError, match="SQL does not run on knowledge graphs"):
-        choose_representation(mixed, "sql", 10)
+        prompt_schema(mixed, representation, None, "anything", 8, 4)
 
 
 def test_the_program_cache_answers_with_zero_llm_calls(llm, store, examples):

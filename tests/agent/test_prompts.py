@@ -17,6 +17,7 @@ KG2CODE = "def KGQA(question, graph):\n    # the films of the director\n    retu
 def user_prompt(demonstration: ShownDemonstration) -> str:
     messages = code_messages(
         representation=demonstration.representation,
+        instruction="You answer questions by writing code.",
         schema_text="singer = pd.DataFrame({})",
         demonstrations=[demonstration],
         question="How many singers are there?",

@@ -1,0 +1,28 @@
+"""How many rows a database source holds, counted by the database itself."""
+
+from __future__ import annotations
+
+import sqlalchemy
+
+from plugins.model import Source
+from plugins.workspace import Workspace
+
+
+def database_rows(workspace: Workspace, source: Source) -> int:
+    """Rows of every table of a database source (0 for other kinds), counted by
+    the database itself and cached in the workspace: what decides whether a
+    database is too big to load as BOXes."""
+    if source.kind != "database":
+        return 0
+    key = ("database_rows", source.name)
+    if key not in workspace.cache:
+        database = source.handle
+        preparer = database.engine.dialect.identifier_preparer
+        with database.engine.connect() as connection:
+            workspace.cache[key] = sum(
+                connection.execute(
+                    sqlalchemy.text(f"SELECT COUNT(*) FROM {preparer.quote(table.name)}")
+                ).scalar_one()
+                for table in database.tables
+            )
+    return workspace.cache[key]
