@@ -66,6 +66,13 @@ class PluginRegistry:
                 _warn(f"plugin {plugin_name!r} failed in {hook_name}: {_one_line(error)}")
         self.contributions[plugin_name] = contributed
 
+    def register_plugin(self, plugin: object, name: str) -> None:
+        """Add `plugin` (a module or object with `@hookimpl` functions) now, as
+        if it had been found in the entry point group: for programs that embed
+        Pandora and for tests, which have no package to install."""
+        self.manager.register(plugin, name=name)
+        self._collect(name, plugin)
+
     def loader(self, name: str) -> Loader:
         """The loader called `name`, or a BadInputError listing the known ones."""
         for loader in self.loaders:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import inspect
 import os
 import re
+import types
 from pathlib import Path
 
-from plugins import hookspecs
+from agent.planning import prompt_schema
+from agent.prompts import REPLY_FORMAT, code_instruction
+from plugins import Workspace, get_registry, hookspecs, load_source
+from plugins.representation_defaults import OPTIONAL_MEMBERS
 
 GUIDE = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
 
@@ -46,3 +50,30 @@ def test_the_guide_example_installs_and_loads_a_file(pandora, tmp_path):
     assert run.json["source"]["plugin"] == "fixed-width"
     assert box["fields"] == [{"name": "name", "dtype": "str"}, {"name": "height", "dtype": "int64"}]
     assert box["values"] == [["Summit", 4810], ["Valley", 1035]]
+
+
+def test_every_optional_representation_member_has_a_section_in_the_guide():
+    sections = re.findall(r"^### (\w+)$", GUIDE, flags=re.MULTILINE)
+    assert sorted(sections) == sorted(OPTIONAL_MEMBERS)
+
+
+def test_the_guide_representation_registers_and_shapes_the_prompt(monkeypatch, examples):
+    example = re.findall(r"```python\n(.*?)```", GUIDE, flags=re.DOTALL)[1]
+    module = types.ModuleType("pandora_field_list")
+    exec(compile(example, "docs/plugins.md", "exec"), module.__dict__)
+    registry = get_registry()
+    monkeypatch.setattr(registry, "representations", dict(registry.representations))
+    monkeypatch.setattr(registry, "contributions", dict(registry.contributions))
+    registry.register_plugin(module, "field_list")
+    try:
+        workspace = Workspace.of([load_source(str(examples / "cities.csv"))])
+        instruction = code_instruction("field-list", workspace)
+        assert instruction.startswith("You answer questions by writing pandas code.")
+        assert instruction.endswith(REPLY_FORMAT)
+        schema = prompt_schema(workspace, "field-list", None, "Which city is biggest?", 8, 4)
+        assert schema.shown_text.startswith("cities: City, Country, Population (2020)")
+        representation = registry.representation("field-list")
+        assert [box.name for box in representation.vocabulary(workspace).boxes] == ["cities"]
+        assert representation.soft_answer("# answer: 1") is None
+    finally:
+        registry.manager.unregister(name="field_list")

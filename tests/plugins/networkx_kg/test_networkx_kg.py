@@ -92,3 +92,23 @@ def test_guidance_covers_the_six_question_types() -> None:
     ):
         assert kind in KG2CODE_GUIDANCE
     assert "KGQA(question, graph)" in KG2CODE_GUIDANCE
+
+
+def test_the_prompt_members_of_kg2code(films) -> None:
+    representation = get_registry().representation("networkx")
+    assert representation.schema_heading == "## Knowledge graph (NetworkX code)"
+    assert representation.code_requirement == "The code defines `KGQA(question, graph)`."
+    assert KG2CODE_GUIDANCE in representation.instruction(films)
+    code = "def KGQA(question, graph):\n    # films\n    return []\n    # answer: 8½"
+    assert representation.demonstration_code(code) == code
+    assert representation.soft_answer(code) == parse_soft_answer(code) == [["8½"]]
+
+
+def test_the_vocabulary_is_the_focus_graphs_nodes_then_relations(films) -> None:
+    representation = get_registry().representation("networkx")
+    vocabulary = representation.vocabulary(films, FOCUS)
+    graph = representation.namespace(films, FOCUS)["graph"]
+    assert vocabulary.boxes == []
+    assert vocabulary.names[: graph.number_of_nodes()] == [str(node) for node in graph.nodes]
+    relations = vocabulary.names[graph.number_of_nodes() :]
+    assert relations == sorted({data["relation"] for _, _, data in graph.edges(data=True)})
