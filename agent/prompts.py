@@ -29,8 +29,8 @@ REPLY_FORMAT = (
 )
 
 DIRECT_INSTRUCTION = """\
-You answer questions about the data whose schema is given below. Give the
-answer itself, without code.
+You answer questions about the data given below (a table may show only its
+first rows). Give the answer itself, without code.
 Reply with one JSON object: {"reasoning": "<one sentence>", "answer": "<the answer>"}."""
 
 
@@ -69,11 +69,12 @@ def code_messages(
     ]
 
 
-def direct_answer_messages(*, schema_text: str, question: str) -> list[Message]:
-    """The messages of the no-code baseline: schema and question, answer asked directly."""
+def direct_answer_messages(*, data_text: str, question: str) -> list[Message]:
+    """The messages of the no-code baseline: the data and the question, the
+    answer asked for directly."""
     return [
         {"role": "system", "content": DIRECT_INSTRUCTION},
-        {"role": "user", "content": f"## Schema\n{schema_text.strip()}\n\n## Question\n{question}"},
+        {"role": "user", "content": f"## Data\n{data_text.strip()}\n\n## Question\n{question}"},
     ]
 
 

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 from agent.answer import Answer, AnswerError
 from agent.chat import LLMCallError, complete
 from agent.context import AgentContext
+from agent.data_text import boxes_as_text
 from agent.events import context_of, emit
 from agent.llm import configured_chat_model
 from agent.parsing import (
@@ -20,6 +21,7 @@ from agent.parsing import (
 )
 from agent.prompts import code_messages, direct_answer_messages
 from agent.state import AgentState, Attempt
+from agent.workspaces import workspace_of
 from plugins import get_registry
 
 
@@ -31,7 +33,9 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
     plan = state["plan"]
     assert plan is not None  # plan always runs first
     if context.direct_answer:
-        messages = direct_answer_messages(schema_text=plan.schema_text, question=state["question"])
+        messages = direct_answer_messages(
+            data_text=_data_text(state, context), question=state["question"]
+        )
         reply_schema = DIRECT_ANSWER_SCHEMA
     else:
         messages = code_messages(
@@ -99,3 +103,15 @@ def _attempt(text: str, representation: str, direct: bool) -> Attempt:
     except UnparsableReply as problem:
         return Attempt(origin="direct" if direct else "llm", code="", problem=str(problem))
     return Attempt(reasoning=parsed.reasoning, code=parsed.code)
+
+
+def _data_text(state: AgentState, context: AgentContext) -> str:
+    """What the direct-answer baseline reads: the BOXes' rows when the
+    representation has BOXes, else its schema text (KG2Code's shows the
+    subgraph's triples)."""
+    plan = state["plan"]
+    assert plan is not None
+    workspace = workspace_of(state["sources"], context.workspace)
+    representation = get_registry().representation(plan.representation)
+    boxes = representation.vocabulary(workspace, plan.focus(state["question"])).boxes
+    return boxes_as_text(boxes) if boxes else plan.schema_text

@@ -179,6 +179,8 @@ def test_the_direct_answer_baseline_runs_no_code(llm, store, examples):
         )
     assert answer.answer == [["Aino Virtanen"]] and answer.code == ""
     assert len(server.requests) == 1
+    prompt = server.prompts()[0]
+    assert "### artist (" in prompt and "Aino Virtanen" in prompt  # the rows, not just the schema
     assert not any(event.node == "execute" for event in answer.trace)
 
 
