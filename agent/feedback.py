@@ -7,7 +7,7 @@ models in this field, invented names: a missing BOX, field or table gets
 matches nothing in the data gets the close values that do exist. It also
 flags results that ran but look wrong: no rows, columns with only missing
 values, more rows than any BOX after a join, the same rows over and over,
-many rows for a "how many".
+many rows for a "how many", whole rows where the question asks for a field.
 """
 
 from __future__ import annotations
@@ -45,6 +45,11 @@ TEXT_ARITHMETIC = re.compile(r"string dtype|could not convert string|operand typ
 NUMERIC_TEXT_SHARE = 0.8
 COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
 GROUPING_WORDS = re.compile(r"\b(each|per|every|by)\b", re.IGNORECASE)
+WIDE_RESULT_COLUMNS = 5
+WHOLE_ROWS_WORDS = re.compile(
+    r"\b(information|details|everything|all (the )?(columns|fields|attributes|data))\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -292,6 +297,14 @@ def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None
         return (
             f"The question asks how many, but the result has {total} rows: "
             "return the count as a single number."
+        )
+    if len(attempt.columns) >= WIDE_RESULT_COLUMNS and not WHOLE_ROWS_WORDS.search(question):
+        shown = ", ".join(map(repr, attempt.columns[:8])) + (
+            ", ..." if len(attempt.columns) > 8 else ""
+        )
+        return (
+            f"The result has {len(attempt.columns)} columns ({shown}): select only "
+            "the fields the question asks for, e.g. result = frame[['field']]."
         )
     return None
 

@@ -107,6 +107,15 @@ def test_many_rows_for_how_many_is_flagged_unless_grouped(boxes):
     assert grouped.feedback is None and grouped.has_rows
 
 
+def test_whole_rows_for_a_question_about_one_field_are_flagged(boxes):
+    columns = ["track_id", "title", "album_id", "seconds", "price"]
+    rows = [[1, "Intro", 1, 61, 0.99]]
+    verdict = judge(ran(rows, columns), "What is the price of the longest track?", boxes, [])
+    assert verdict.has_rows and "The result has 5 columns ('track_id'" in verdict.feedback
+    asked = judge(ran(rows, columns), "Show all information about the track.", boxes, [])
+    assert asked.feedback is None
+
+
 def test_a_plausible_result_gets_no_feedback(boxes):
     verdict = judge(ran([[8]], ["count"]), "How many albums?", boxes, [])
     assert verdict == type(verdict)(None, True)
