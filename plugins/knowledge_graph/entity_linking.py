@@ -114,11 +114,15 @@ def link_entities(kg: KnowledgeGraph, question: str) -> list[EntityMatch]:
     return matches
 
 
+class NoTopicEntity(BadInputError):
+    """The question names no entity of the graph (and none was given)."""
+
+
 def topic_entities_of_question(kg: KnowledgeGraph, question: str) -> tuple[Node, ...]:
-    """The topic entities of `question`, or a BadInputError when none is found."""
+    """The topic entities of `question`, or NoTopicEntity when none is found."""
     matches = link_entities(kg, question)
     if not matches:
-        raise BadInputError(
+        raise NoTopicEntity(
             f"{kg.location}: no entity of the question was found in the graph; "
             "name the topic entities with --entities"
         )

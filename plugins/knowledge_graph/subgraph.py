@@ -31,7 +31,11 @@ from pyoxigraph import NamedNode
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.embedding import embed, similarity
-from plugins.knowledge_graph.entity_linking import resolve_entities, topic_entities_of_question
+from plugins.knowledge_graph.entity_linking import (
+    NoTopicEntity,
+    resolve_entities,
+    topic_entities_of_question,
+)
 from plugins.knowledge_graph.graph import Direction, KnowledgeGraph, Node, RelationKey, Triple
 from plugins.knowledge_graph.naming import Names, choose_label, name_subgraph
 from plugins.knowledge_graph.terms import is_node, local_name
@@ -42,6 +46,8 @@ if TYPE_CHECKING:
     from plugins.workspace import Workspace
 
 MAX_HOPS = 4
+WHOLE_GRAPH_MAX_TRIPLES = 20_000
+"""The largest in-memory KG a question that names no entity sees whole."""
 
 
 @dataclass(frozen=True)
@@ -90,16 +96,58 @@ def focus_subgraph(
     return _cached_subgraph(kg, focus, limits)
 
 
+def focus_subgraph_or_whole_graph(kg: KnowledgeGraph, focus: Focus) -> Subgraph:
+    """The subgraph of `focus`; when its question names no entity ("How many
+    singers are there?", a question about every entity of a type), the whole
+    graph if it is in memory and has at most WHOLE_GRAPH_MAX_TRIPLES triples."""
+    try:
+        return focus_subgraph(kg, focus)
+    except NoTopicEntity:
+        if not kg.whole_schema_is_cheap:
+            raise
+        if sum(kg.schema().predicate_counts.values()) > WHOLE_GRAPH_MAX_TRIPLES:
+            raise
+        return whole_graph(kg)
+
+
+@lru_cache(maxsize=4)
+def whole_graph(kg: KnowledgeGraph) -> Subgraph:
+    """Every relation triple touching a typed entity, as a subgraph without
+    topic entities (naming predicates become names and types, as in a hop)."""
+    schema = kg.schema()
+    typed = {
+        node: None
+        for kind in sorted(schema.type_counts, key=str)
+        for node in kg.instances(kind, schema.type_counts[kind])
+    }
+    triples = tuple(
+        dict.fromkeys(
+            triple
+            for triple in kg.edges(list(typed), None, 2 * WHOLE_GRAPH_MAX_TRIPLES)
+            if triple[1] not in NAMING_PREDICATES
+        )
+    )
+    entities = dict(typed)
+    for subject, _, obj in triples:
+        for end in (subject, obj):
+            if is_node(end):
+                entities.setdefault(end, None)
+    names = name_subgraph(kg, tuple(entities), triples)
+    return Subgraph((), triples, tuple(entities), names, truncated=False)
+
+
 def workspace_topic_entities(workspace: Workspace, focus: Focus) -> list[str]:
     """The names of the entities `focus` resolved to in every KG source of
     `workspace`: the question's topic entities, whichever representation
-    shows the graph."""
-    return [
-        name
-        for source in workspace.sources
-        if source.kind == "kg"
-        for name in focus_subgraph(source.handle, focus).topic_entity_names()
-    ]
+    shows the graph (none for a question that names no entity)."""
+    names = []
+    for source in workspace.sources:
+        if source.kind == "kg":
+            try:
+                names += focus_subgraph(source.handle, focus).topic_entity_names()
+            except NoTopicEntity:
+                continue
+    return names
 
 
 @lru_cache(maxsize=16)

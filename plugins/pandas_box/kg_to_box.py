@@ -33,7 +33,7 @@ from pyoxigraph import Literal, NamedNode
 
 from plugins.knowledge_graph.graph import Node, Term
 from plugins.knowledge_graph.naming import UNTYPED
-from plugins.knowledge_graph.subgraph import Subgraph, focus_subgraph
+from plugins.knowledge_graph.subgraph import Subgraph, focus_subgraph_or_whole_graph
 from plugins.knowledge_graph.terms import is_node, literal_value
 from plugins.model import Box, Focus, ForeignKey, Source
 
@@ -41,8 +41,9 @@ MAX_ROWS_PER_ENTITY = 256
 
 
 def kg_to_boxes(source: Source, focus: Focus) -> list[Box]:
-    """The BOXes of the subgraph of KG `source` that `focus` selects."""
-    return subgraph_to_boxes(focus_subgraph(source.handle, focus), source.name)
+    """The BOXes of the subgraph of KG `source` that `focus` selects (of the
+    whole of a small KG when the question names no entity)."""
+    return subgraph_to_boxes(focus_subgraph_or_whole_graph(source.handle, focus), source.name)
 
 
 def subgraph_to_boxes(subgraph: Subgraph, origin: str) -> list[Box]:

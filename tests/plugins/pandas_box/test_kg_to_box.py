@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from plugins import Focus, ForeignKey, load_source
+from plugins.errors import BadInputError
 from plugins.pandas_box import kg_to_box
 from plugins.pandas_box.kg_to_box import kg_to_boxes
 
@@ -79,3 +80,20 @@ def test_entity_of_two_types_is_in_both_boxes_and_their_type_fields_refer(tmp_pa
     assert boxes["actor"].frame.actor.tolist() == ["a", "b"]
     assert ForeignKey("director", "actor", "actor") in boxes["director"].foreign_keys
     assert ForeignKey("actor", "director", "director") in boxes["actor"].foreign_keys
+
+
+def test_a_question_naming_no_entity_sees_the_whole_small_graph(small_source, monkeypatch) -> None:
+    """'How many films are there?' is about every film: with no entity to start
+    from, a small in-memory KG is shown whole (every typed entity and its
+    relations); a bigger one still asks for the topic entities."""
+    question = Focus(question="How many films are there?")
+    boxes = {b.name: b for b in kg_to_boxes(small_source, question)}
+    assert sorted(boxes) == ["entity", "film", "person"]
+    assert sorted(boxes["film"].frame["film"].unique()) == ["Alpha", "Beta"]
+    assert sorted(boxes["person"].frame["person"]) == ["Ann", "Bob"]
+    assert set(boxes["entity"].frame["linked"]) == {"Alpha"}  # ex:x is reached by its edge
+    from plugins.knowledge_graph import subgraph
+
+    monkeypatch.setattr(subgraph, "WHOLE_GRAPH_MAX_TRIPLES", 5)
+    with pytest.raises(BadInputError, match="no entity of the question"):
+        kg_to_boxes(small_source, Focus(question="How many films are there, really?"))
