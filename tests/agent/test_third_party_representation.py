@@ -18,15 +18,13 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numpy as np
-import pandas as pd
 import pytest
 
 from agent import AgentContext, ask
 from agent.prompts import REPLY_FORMAT
 from plugins import Focus, SchemaItem, Workspace, get_registry, hookimpl
 from plugins.executor import execute
-from plugins.pandas_box import workspace_boxes
+from plugins.pandas_box import PandasBoxRepresentation, workspace_boxes
 from plugins.registry import PluginRegistry
 from plugins.representation_defaults import DEFAULT_TASKS, RepresentationDefaults
 from tests.fake_openai import Step
@@ -55,10 +53,7 @@ class OutlineRepresentation(RepresentationDefaults):
         )
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
-        variables: dict[str, Any] = {"pd": pd, "np": np}
-        for box in workspace_boxes(workspace, focus):
-            variables[box.name] = box.frame.copy(deep=False)
-        return variables
+        return PandasBoxRepresentation().namespace(workspace, focus)  # the same variables
 
     def instruction(self, workspace: Workspace) -> str:
         return OUTLINE_INSTRUCTION
