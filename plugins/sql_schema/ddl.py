@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -24,10 +25,14 @@ def render_database_ddl(database: Database) -> str:
                 column.declared_type,
                 primary_key=column.primary_key,
                 nullable=column.nullable or column.primary_key,
+                quote=_needs_quotes(column.name) or None,
             )
             for column in table.columns
         ]
-        tables.append((table, sqlalchemy.Table(table.name, metadata, *columns)))
+        sql_table = sqlalchemy.Table(
+            table.name, metadata, *columns, quote=_needs_quotes(table.name) or None
+        )
+        tables.append((table, sql_table))
     known = {table.name for table in database.tables}
     for table, sql_table in tables:
         for key in table.foreign_keys:
@@ -39,6 +44,20 @@ def render_database_ddl(database: Database) -> str:
     dialect = database.engine.dialect
     statements = (str(CreateTable(t).compile(dialect=dialect)).strip() for _, t in tables)
     return "\n\n".join(_strip_line_ends(statement) + ";" for statement in statements)
+
+
+@lru_cache(maxsize=4096)
+def _needs_quotes(name: str) -> bool:
+    """Whether `name` must be quoted for a SQL parser to read it as a name:
+    SQLAlchemy quotes only SQLite's reserved words, but `qualify` and other
+    keywords of wider SQL stop sqlglot (and so the read-only query check)."""
+    import sqlglot
+
+    try:
+        sqlglot.parse_one(f"SELECT {name} FROM {name}", read="sqlite")
+    except sqlglot.errors.SqlglotError:
+        return True
+    return False
 
 
 def _strip_line_ends(text: str) -> str:

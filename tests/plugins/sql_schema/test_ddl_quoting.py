@@ -48,3 +48,17 @@ def test_database_ddl_of_a_real_sqlite_file_parses(tmp_path_factory, table, colu
     connection.close()
     ddl = get_registry().representation("sql").render_schema(Workspace.of([load_source(str(path))]))
     assert _column_names(ddl) == columns
+
+
+def test_names_sqlglot_takes_for_keywords_are_quoted_in_database_ddl(tmp_path) -> None:
+    """SQLAlchemy quotes only SQLite's reserved words; `qualify` (found by the
+    property test above) is a keyword to sqlglot, so the DDL must quote it,
+    while ordinary names such as `date` stay bare."""
+    path = tmp_path / "keywords.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute('CREATE TABLE qualify ("select" INTEGER, date TEXT, name TEXT)')
+    connection.close()
+    ddl = get_registry().representation("sql").render_schema(Workspace.of([load_source(str(path))]))
+    assert ddl.startswith('CREATE TABLE "qualify" (')
+    assert '"select" INTEGER' in ddl and "\tdate TEXT" in ddl
+    assert _column_names(ddl) == ["select", "date", "name"]
