@@ -49,6 +49,19 @@ def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Bo
     return workspace.cache[key]
 
 
+def lower_case_aliases(names: list[str]) -> dict[str, str]:
+    """`name.lower()` -> `name` for each name whose lower-case spelling is
+    not a name itself and is shared with no other name (no guess between two)."""
+    spellings: dict[str, list[str]] = {}
+    for name in names:
+        spellings.setdefault(name.lower(), []).append(name)
+    return {
+        alias: spelled[0]
+        for alias, spelled in spellings.items()
+        if len(spelled) == 1 and alias not in names
+    }
+
+
 class PandasBoxRepresentation(RepresentationDefaults):
     """BOX schemas as pandas code; generated pandas code assigns `result`."""
 
@@ -65,10 +78,18 @@ class PandasBoxRepresentation(RepresentationDefaults):
         return render_boxes_schema(workspace_boxes(workspace, focus), values)
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
-        """Each BOX as a variable of its name (a fresh copy-on-write view), `pd` and `np`."""
+        """Each BOX as a variable of its name (a fresh copy-on-write view), `pd` and `np`.
+
+        A BOX is also reachable by its name in lower case when that spelling
+        names nothing else: table names in SQL are case-insensitive, and
+        models write `student_enrolment` for the table `Student_Enrolment`.
+        """
         variables: dict[str, Any] = {"pd": pd, "np": np}
-        for box in workspace_boxes(workspace, focus):
+        boxes = workspace_boxes(workspace, focus)
+        for box in boxes:
             variables[box.name] = box.frame.copy(deep=False)
+        for alias, name in lower_case_aliases([box.name for box in boxes]).items():
+            variables.setdefault(alias, variables[name])
         return variables
 
     def instruction(self, workspace: Workspace) -> str:

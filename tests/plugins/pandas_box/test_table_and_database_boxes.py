@@ -11,7 +11,8 @@ import sqlite3
 import pandas as pd
 
 from plugins import Workspace, get_registry, load_source
-from plugins.pandas_box import workspace_boxes
+from plugins.executor import execute
+from plugins.pandas_box import lower_case_aliases, workspace_boxes
 
 AFFINITY_DB = """
 CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, age INTEGER);
@@ -118,6 +119,27 @@ def test_namespace_gives_fresh_frames_each_time(examples):
     second = pandas.namespace(workspace)
     assert second["cities"]["City"].iloc[0] == "Tokyo"
     assert second["pd"] is pd
+
+
+def test_boxes_answer_to_their_lower_case_name_in_generated_code(tmp_path):
+    script = """
+    CREATE TABLE Student_Enrolment (student_id INTEGER, semester TEXT);
+    CREATE TABLE PD (x INTEGER);
+    INSERT INTO Student_Enrolment VALUES (1, 'fall'), (2, 'spring'), (3, 'fall');
+    """
+    workspace = Workspace.of([load_source(str(sqlite_database(tmp_path, script)))])
+    code = (
+        "student_enrolment['semester'] = student_enrolment['semester'].str.upper()\n"
+        "result = Student_Enrolment.groupby('semester').size()"
+    )
+    outcome = execute(code, workspace, "pandas")
+    assert outcome.error is None
+    assert outcome.result == [["FALL", 2], ["SPRING", 1]]
+    assert get_registry().representation("pandas").namespace(workspace)["pd"] is pd
+
+
+def test_lower_case_aliases_never_guess_or_shadow():
+    assert lower_case_aliases(["Dogs", "Sales", "SALES", "owners", "Owners"]) == {"dogs": "Dogs"}
 
 
 def test_render_schema_shows_fields_dtypes_keys_and_optional_values(examples):
