@@ -46,14 +46,34 @@ def sample_examples(
     fraction: float | None = None,
 ) -> list[Example]:
     """A seeded random sample (`count` examples or a `fraction` of them), kept in file
-    order; everything when neither is given."""
-    size = len(examples)
-    if count is not None:
-        size = min(count, size)
-    elif fraction is not None:
-        size = max(1, round(fraction * len(examples))) if examples else 0
-    chosen = set(random.Random(seed).sample(range(len(examples)), size))
+    order; everything when neither is given.
+
+    Examples of several variants (TempTabQA-C's original and counterfactual
+    tables) are sampled per variant in equal shares, so that the counterfactual
+    gap compares samples of one size: `count` 200 is 100 of each.
+    """
+    positions_by_variant: dict[str, list[int]] = {}
+    for position, example in enumerate(examples):
+        positions_by_variant.setdefault(example.variant or "", []).append(position)
+    groups = [positions_by_variant[variant] for variant in sorted(positions_by_variant)]
+    chosen: set[int] = set()
+    for positions, share in zip(groups, _equal_shares(count, len(groups)), strict=True):
+        size = len(positions)
+        if share is not None:
+            size = min(share, size)
+        elif fraction is not None:
+            size = max(1, round(fraction * len(positions))) if positions else 0
+        chosen |= {
+            positions[drawn] for drawn in random.Random(seed).sample(range(len(positions)), size)
+        }
     return [example for position, example in enumerate(examples) if position in chosen]
+
+
+def _equal_shares(count: int | None, parts: int) -> list[int | None]:
+    """`count` cut into `parts` shares that differ by at most one, larger first."""
+    if count is None or parts == 0:
+        return [None] * parts
+    return [count // parts + (1 if part < count % parts else 0) for part in range(parts)]
 
 
 def run_order(examples: Sequence[Example], seed: int) -> list[Example]:

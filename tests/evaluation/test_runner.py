@@ -135,6 +135,22 @@ def test_database_split_is_disjoint_and_samples_are_seeded(datasets: Path) -> No
     assert len(first) == 5
 
 
+def test_a_sample_of_two_variants_takes_equal_shares_of_each(datasets: Path) -> None:
+    """TempTabQA-C's gap compares its variants: `--sample 7` over 30 originals
+    and 10 counterfactuals is 4 counterfactual and 3 original questions."""
+    examples = [
+        e.model_copy(update={"variant": "original" if n < 30 else "counterfactual", "id": str(n)})
+        for n, e in enumerate(read_dataset("spider", datasets / "spider") * 40)
+    ][:40]
+    assert len(examples) == 40
+    sample = sample_examples(examples, 5, count=7)
+    variants = [e.variant for e in sample]
+    assert variants.count("counterfactual") == 4 and variants.count("original") == 3
+    assert [e.id for e in sample] == sorted((e.id for e in sample), key=int)  # file order
+    assert len(sample_examples(examples, 5, count=100)) == 40
+    assert sample_examples([], 5, count=3) == []
+
+
 def test_naming_databases_keeps_only_their_questions(datasets: Path) -> None:
     """`--database` keeps the questions of the databases named; a name the
     dataset does not have is bad input, named in a one-line error (exit 2)."""
