@@ -11,7 +11,12 @@ from rich.progress import Progress
 
 from cli.output import json_option, print_json, reports_errors
 from evaluation.datasets import TASKS, read_dataset
-from evaluation.selection import only_databases, sample_examples, split_by_database
+from evaluation.selection import (
+    only_databases,
+    sample_examples,
+    split_by_database,
+    without_databases_of,
+)
 
 
 @click.command("build")
@@ -25,6 +30,12 @@ from evaluation.selection import only_databases, sample_examples, split_by_datab
     "--database", "databases", multiple=True, help="Only questions on this database (repeat)."
 )
 @click.option("--by-database", is_flag=True, help="Only databases `eval --by-database` leaves out.")
+@click.option(
+    "--hold-out",
+    "held_out_splits",
+    multiple=True,
+    help="Leave out every database this split's questions use (the one you evaluate; repeat).",
+)
 @click.option("--max-llm-calls", type=click.IntRange(min=0), help="Stop after this many calls.")
 @click.option("--max-tokens", type=click.IntRange(min=0), help="Stop after this many tokens.")
 @click.option("--max-seconds", type=click.FloatRange(min=0), help="Stop after this long.")
@@ -56,6 +67,7 @@ def build_command(
     seed: int,
     databases: tuple[str, ...],
     by_database: bool,
+    held_out_splits: tuple[str, ...],
     max_llm_calls: int | None,
     max_tokens: int | None,
     max_seconds: float | None,
@@ -80,6 +92,8 @@ def build_command(
         examples = only_databases(examples, databases)
     if by_database:
         examples = split_by_database(examples, seed, "build")
+    for held_out in held_out_splits:
+        examples = without_databases_of(examples, read_dataset(task, dataset, held_out))  # type: ignore[arg-type]
     examples = sample_examples(examples, seed, count=sample_size, fraction=fraction)
     by_id = {example.id: example for example in examples}
     home = Path(os.environ.get("PANDORA_HOME") or "~/.pandora").expanduser()

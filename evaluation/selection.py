@@ -39,6 +39,14 @@ def only_databases(examples: Sequence[Example], databases: Sequence[str]) -> lis
     return [example for example in examples if example.database in databases]
 
 
+def without_databases_of(examples: Sequence[Example], held_out: Sequence[Example]) -> list[Example]:
+    """The examples on no database that a `held_out` example uses: a memory
+    built from one split (WikiTableQuestions' training tables) then shares no
+    table or database with the split it is evaluated on."""
+    databases = {example.database for example in held_out}
+    return [example for example in examples if example.database not in databases]
+
+
 def sample_examples(
     examples: Sequence[Example],
     seed: int,

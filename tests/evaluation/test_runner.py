@@ -11,7 +11,13 @@ from evaluation.configurations import CONFIGURATIONS, applicable
 from evaluation.datasets import read_dataset
 from evaluation.datasets.example import Example
 from evaluation.scoring import error_category
-from evaluation.selection import only_databases, run_order, sample_examples, split_by_database
+from evaluation.selection import (
+    only_databases,
+    run_order,
+    sample_examples,
+    split_by_database,
+    without_databases_of,
+)
 from tests.conftest import run_pandora
 from tests.evaluation.scripted_replies import code_reply, direct_reply, mode_of, question_of
 from tests.fake_openai import fake_openai_server
@@ -133,6 +139,18 @@ def test_database_split_is_disjoint_and_samples_are_seeded(datasets: Path) -> No
     first = [e.id for e in sample_examples(examples, 3, count=5)]
     assert first == [e.id for e in sample_examples(examples, 3, count=5)]
     assert len(first) == 5
+
+
+def test_held_out_examples_take_their_databases_with_them(datasets: Path) -> None:
+    """A memory built without the databases of an evaluated split shares none with it."""
+    examples = [
+        e.model_copy(update={"database": f"db{n % 4}", "id": str(n)})
+        for n, e in enumerate(read_dataset("spider", datasets / "spider") * 3)
+    ]
+    held_out = [e for e in examples if e.database in ("db1", "db3")][:3]
+    kept = without_databases_of(examples, held_out)
+    assert {e.database for e in held_out} == {"db1", "db3"}
+    assert {e.database for e in kept} == {"db0", "db2"}
 
 
 def test_a_sample_of_two_variants_takes_equal_shares_of_each(datasets: Path) -> None:

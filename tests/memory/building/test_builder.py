@@ -169,6 +169,19 @@ def test_budget_stops_the_build_and_a_resumed_build_does_not_redo(spider: Path) 
         assert len(fake.requests) == 3
 
 
+def test_held_out_split_leaves_out_its_databases(spider: Path) -> None:
+    """`--hold-out dev`: the dev questions use the train questions' only
+    database, so nothing is built from it; a split that does not exist is bad input."""
+    arguments = ["memory", "build", str(spider), "--task", "spider", "--split", "train"]
+    held_out = run_pandora(*arguments, "--no-llm", "--hold-out", "dev", "--json")
+    assert held_out.exit_code == 0, held_out.stderr
+    assert (held_out.json["translated"], held_out.json["untranslatable"]) == (0, 0)
+    assert gold_demonstrations(open_store(), "spider") == []
+    missing = run_pandora(*arguments, "--no-llm", "--hold-out", "nosuchsplit", "--json")
+    assert missing.exit_code == 2
+    assert "nosuchsplit" in missing.stderr + missing.stdout
+
+
 def test_stage_two_keeps_only_answers_matching_the_gold(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
