@@ -4,7 +4,8 @@ failed or whose result looks wrong.
 Beyond the interpreter's message, it answers the most common failure of
 models in this field, invented names: a missing BOX, field or table gets
 "did you mean" with a few values of the nearest fields, and a text value that
-matches nothing in the data gets the close values that do exist. It also
+matches nothing in the data gets the close values that do exist, and a
+program that tries to read a file is told the BOXes are loaded. It also
 flags results that ran but look wrong: no rows, columns with only missing
 values, more rows than any BOX after a join, the same rows over and over,
 many rows for a "how many", whole rows where the question asks for a field.
@@ -41,6 +42,7 @@ SQL_CLAUSE_START = re.compile(
     r"^\s*(SELECT|FROM|WITH|JOIN|WHERE|GROUP\s+BY|ORDER\s+BY|HAVING)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+FILE_READING = re.compile(r"'(read_\w+|open)'")
 TEXT_ARITHMETIC = re.compile(r"string dtype|could not convert string|operand type|str(ing)? and")
 NUMERIC_TEXT_SHARE = 0.8
 COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
@@ -89,6 +91,9 @@ def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -
         )
     if error.type == "NoResult":
         lines.extend(_result_hint(attempt.code))
+    if error.type == "CodeRejected" and FILE_READING.search(error.message) and boxes:
+        names = ", ".join(box.name for box in boxes)
+        lines.append(f"The data is already loaded: use the BOX variables ({names}); read no file.")
     if error.type == "TypeError" and TEXT_ARITHMETIC.search(error.message):
         lines.extend(_numeric_text_hints(attempt.code, boxes))
     missing = _missing_name(error.type, error.message)

@@ -10,6 +10,7 @@ import pytest
 from agent.feedback import did_you_mean, judge
 from agent.state import Attempt, CodeFailure
 from plugins import Workspace, load_source
+from plugins.executor import execute
 from plugins.pandas_box import workspace_boxes
 from tests.conftest import EXAMPLES
 
@@ -151,6 +152,18 @@ def test_a_program_without_result_is_told_to_end_with_it(boxes):
     message = "the code must assign `result`"
     verdict = judge(failed("NoResult", message, code), "How many?", boxes, [])
     assert "result = len(frame)" in verdict.feedback
+
+
+def test_a_program_that_reads_a_file_is_told_the_boxes_are_loaded(boxes):
+    """The executor's own refusal of `pd.read_csv` gets the BOX names to use instead."""
+    code = "frame = pd.read_csv('album.csv')\nresult = frame"
+    workspace = Workspace.of([load_source(str(EXAMPLES / "music.sqlite"))])
+    refused = execute(code, workspace, "pandas").error
+    assert refused is not None and refused.type == "CodeRejected"
+    attempt = failed(refused.type, refused.message, code)
+    verdict = judge(attempt, "Which albums?", boxes, [])
+    assert "already loaded" in verdict.feedback
+    assert all(box.name in verdict.feedback for box in boxes)
 
 
 def test_a_join_on_a_key_named_differently_on_each_side_gets_the_merge_call(tmp_path):
