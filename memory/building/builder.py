@@ -215,12 +215,16 @@ def gold_sql_guidance(sql: str | None) -> str:
 
 
 def correction_feedback(annotation: Annotation, gold: list[list[Any]]) -> str:
-    """What the next round is told about a wrong attempt."""
+    """What the next round is told about a wrong attempt: its program, then
+    its error or its answer next to the gold one."""
+    program = (
+        f"\nYour previous program:\n{annotation.code.strip()}" if annotation.code.strip() else ""
+    )
     if annotation.error is not None:
-        return f"\nYour previous program failed: {annotation.error}"
+        return f"{program}\nYour previous program failed: {annotation.error}"
     shown = json.dumps(annotation.answer[:SHOWN_ROWS], default=str)
     expected = json.dumps(gold[:SHOWN_ROWS], default=str)
     return (
-        f"\nYour previous program returned {shown} but the correct answer is {expected}; "
-        "fix its logic."
+        f"{program}\nYour previous program returned {shown} but the correct answer is "
+        f"{expected}; fix its logic."
     )

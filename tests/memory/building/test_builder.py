@@ -125,6 +125,9 @@ def test_llm_sees_the_gold_sql_and_corrects_itself(
     assert report.annotated == 1
     assert report.llm_calls == 2
     assert CORRELATED in question_of(fake.requests[0]["messages"])
+    corrected = question_of(fake.requests[1]["messages"])
+    assert f"Your previous program:\n{WRONG_CODE}" in corrected
+    assert 'but the correct answer is [["Paper Moon"]]' in corrected
     stored = gold_demonstrations(store, "spider")
     assert [d.question for d in stored] == [BIG_SALE_SHOP]
     assert stored[0].code == RIGHT_CODE
