@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, JsonValue
+from pydantic import BaseModel, Field, JsonValue
 
-from agent.answer import Answer, AnswerError
+from agent.answer import Answer, AnswerError, TraceEvent
 from evaluation.agent_runs import WorkspaceCache, ask_agent, example_plugin
 from evaluation.configurations import Configuration
 from evaluation.datasets.example import Example
@@ -30,6 +30,32 @@ RESULTS_FILE = "results.jsonl"
 KEPT_ROWS = 20
 GOLD_TIMEOUT_SECONDS = 120.0
 """Gold queries are trusted and run once per question: a busy machine must not fail them."""
+
+
+class AttemptStep(BaseModel):
+    """One program the LLM wrote for a question, and the feedback it got
+    (none when it was accepted or was the last one): how execution guidance
+    went, for error analysis."""
+
+    code: str = ""
+    problem: str | None = None
+    """Why the reply could not be read as code, if it could not."""
+    feedback: str | None = None
+
+
+def attempt_steps(trace: Sequence[TraceEvent]) -> list[AttemptStep]:
+    """The attempts of one agent run, read from its trace."""
+    steps: list[AttemptStep] = []
+    for event in trace:
+        if (event.node, event.event) == ("generate_code", "code"):
+            steps.append(
+                AttemptStep(
+                    code=event.detail.get("code") or "", problem=event.detail.get("problem")
+                )
+            )
+        elif (event.node, event.event) == ("reflect", "feedback") and steps:
+            steps[-1].feedback = event.detail.get("feedback")
+    return steps
 
 
 class ItemResult(BaseModel):
@@ -55,6 +81,7 @@ class ItemResult(BaseModel):
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+    steps: list[AttemptStep] = Field(default_factory=list)
 
 
 def read_results(folder: Path) -> list[ItemResult]:
@@ -181,4 +208,5 @@ def answer_one(
         prompt_tokens=answer.prompt_tokens,
         completion_tokens=answer.completion_tokens,
         seconds=round(seconds, 3),
+        steps=attempt_steps(answer.trace),
     )

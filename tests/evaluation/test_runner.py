@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
+from agent.answer import TraceEvent
 from evaluation.configurations import CONFIGURATIONS, applicable
 from evaluation.datasets import read_dataset
 from evaluation.datasets.example import Example
+from evaluation.runner import attempt_steps
 from evaluation.scoring import error_category
 from evaluation.selection import (
     only_databases,
@@ -90,10 +93,33 @@ def test_eval_writes_results_and_report_and_resumes(datasets: Path, tmp_path: Pa
     assert second.json["configurations"] == first.json["configurations"]
     lines = (output / "results.jsonl").read_text().splitlines()
     assert len(lines) == 8
+    for item in map(json.loads, lines):
+        if item["configuration"] == "pandora":
+            assert item["steps"] == [{"code": item["code"], "problem": None, "feedback": None}]
     report = (output / "report.md").read_text()
     assert "| pandora | 4 | 75.0% |" in report
     for chart in ("accuracy.png", "errors.png", "cost.png"):
         assert (output / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_attempt_steps_pair_each_program_with_its_feedback() -> None:
+    """Read from an agent trace: an unreadable reply, a failing program and
+    the accepted one, each with the feedback that followed it."""
+    trace = [
+        TraceEvent(node="plan", event="plan", detail={"representation": "pandas"}),
+        TraceEvent(node="generate_code", event="code", detail={"code": "", "problem": "no code"}),
+        TraceEvent(node="reflect", event="feedback", detail={"feedback": "no code"}),
+        TraceEvent(node="generate_code", event="code", detail={"code": "result = albums"}),
+        TraceEvent(node="execute", event="execution", detail={"error": "NameError: albums"}),
+        TraceEvent(node="reflect", event="feedback", detail={"feedback": "Did you mean album?"}),
+        TraceEvent(node="generate_code", event="code", detail={"code": "result = album"}),
+        TraceEvent(node="reflect", event="answer", detail={}),
+    ]
+    assert [step.model_dump() for step in attempt_steps(trace)] == [
+        {"code": "", "problem": "no code", "feedback": "no code"},
+        {"code": "result = albums", "problem": None, "feedback": "Did you mean album?"},
+        {"code": "result = album", "problem": None, "feedback": None},
+    ]
 
 
 def test_eval_refuses_an_unknown_configuration(datasets: Path) -> None:
