@@ -20,20 +20,26 @@ FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTA
 SQL_START = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
 CODE_LANGUAGES = {"python": ("python", "py", "python3", ""), "sql": ("sql", "sqlite", "")}
 
+REASONING_MAX_CHARACTERS = 400
+"""The reasoning is one sentence; a grammar-constrained small model sometimes
+repeats a clause in it until the token limit cuts the reply, code never
+written, so the schema bounds it and the model must move on to the code."""
+REASONING: dict[str, Any] = {"type": "string", "maxLength": REASONING_MAX_CHARACTERS}
+
 # Code travels as a list of lines: small models asked for one JSON string
 # often join two statements with a space instead of writing "\n".
 REPLY_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "reasoning": {"type": "string"},
-        "code": {"type": "array", "items": {"type": "string"}},
+        "reasoning": REASONING,
+        "code": {"type": "array", "items": {"type": "string"}, "minItems": 1},
     },
     "required": ["reasoning", "code"],
     "additionalProperties": False,
 }
 DIRECT_ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"reasoning": {"type": "string"}, "answer": {"type": "string"}},
+    "properties": {"reasoning": REASONING, "answer": {"type": "string"}},
     "required": ["reasoning", "answer"],
     "additionalProperties": False,
 }

@@ -10,6 +10,7 @@ import pytest
 
 from agent import LLMNotConfiguredError, ask, configured_chat_model
 from agent.llm import HOW_TO_CONFIGURE
+from agent.parsing import REASONING_MAX_CHARACTERS
 from tests.agent.conftest import fenced, music_query
 from tests.fake_openai import Step
 
@@ -31,7 +32,12 @@ def test_the_request_asks_for_reasoning_and_code_as_a_json_schema(llm, context, 
     assert response_format["type"] == "json_schema"
     schema = response_format["json_schema"]["schema"]
     assert schema["required"] == ["reasoning", "code"]
-    assert schema["properties"]["code"] == {"type": "array", "items": {"type": "string"}}
+    assert schema["properties"]["code"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "minItems": 1,
+    }
+    assert schema["properties"]["reasoning"]["maxLength"] == REASONING_MAX_CHARACTERS
     # the instruction asks for the same shape the schema enforces
     assert '"code": ["<first line of code>"' in server.requests[0]["messages"][0]["content"]
     assert server.requests[0]["temperature"] == 0

@@ -10,6 +10,7 @@ Skipped, saying why, when the model packages are not installed.
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import sqlite3
@@ -20,9 +21,12 @@ import pytest
 import rdflib
 
 from agent import AgentContext, Answer, ask
+from agent.chat import complete
 from agent.llm import LLMSettings, openai_compatible_model
 from agent.local_model import LocalServer, local_model_installed, start_server
 from agent.local_model.server import stderr_progress
+from agent.parsing import REASONING_MAX_CHARACTERS, REPLY_SCHEMA
+from agent.prompts import REPLY_FORMAT
 
 pytestmark = [pytest.mark.slow, pytest.mark.local_model]
 
@@ -247,3 +251,25 @@ def test_model_serve_keeps_one_warm_that_ask_reuses(tmp_path, memory_home):
         LocalServer(port=int(served["base_url"].split(":")[2].split("/")[0]), pid=0).answering()
         is False
     )
+
+
+def test_the_reply_schema_ends_a_long_reasoning_and_the_code_follows(local_server):
+    """Asked for 200 words of reasoning, the model is stopped at the schema's
+    bound by the grammar llama.cpp builds from it, and still writes the code
+    (without the bound, such runaway reasoning filled the token limit and the
+    reply held no code)."""
+    settings = LLMSettings.from_env()
+    slow = LLMSettings(**{**settings.__dict__, "timeout_seconds": 900.0, "stream": False})
+    model = openai_compatible_model(slow, "local", local_server.base_url, "local")
+    messages = [
+        {"role": "system", "content": f"You write pandas code. {REPLY_FORMAT}"},
+        {
+            "role": "user",
+            "content": "In the reasoning, explain step by step, in at least 200 words, how "
+            "pandas counts the rows of a DataFrame. Then write the code that counts the "
+            "rows of the DataFrame `album` into `result`.",
+        },
+    ]
+    reply = json.loads(complete(model, messages, REPLY_SCHEMA).text)
+    assert len(reply["reasoning"]) == REASONING_MAX_CHARACTERS
+    assert any("result" in line for line in reply["code"]), reply["code"]
