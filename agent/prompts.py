@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from plugins import get_registry
 
 if TYPE_CHECKING:
-    from agent.state import Attempt, ShownDemonstration
+    from agent.state import ShownDemonstration
     from memory import Demonstration, ScoredDemonstration
     from plugins import Focus, Workspace
 
@@ -50,24 +50,19 @@ def code_messages(
     schema_text: str,
     demonstrations: Sequence[ShownDemonstration],
     question: str,
-    failed_attempts: Sequence[Attempt] = (),
+    feedback: Sequence[str] = (),
 ) -> list[Message]:
     """The messages asking for the program that answers `question`:
     `instruction` (see `code_instruction`), schema, demonstrations, question,
-    then each failed attempt: its code and the feedback on it, so that the
-    model corrects that program rather than writing one blind."""
-    chosen = get_registry().representation(representation)
-    parts = [f"{chosen.schema_heading}\n{schema_text.strip()}"]
+    then feedback."""
+    heading = get_registry().representation(representation).schema_heading
+    parts = [f"{heading}\n{schema_text.strip()}"]
     if demonstrations:
         shown = "\n\n".join(_demonstration(d) for d in demonstrations)
         parts.append(f"## Examples of questions answered with code\n{shown}")
     parts.append(f"## Question\n{question.strip()}")
-    for number, attempt in enumerate(failed_attempts, start=1):
-        code = (
-            f"```{chosen.language}\n{attempt.code.strip()}\n```\n" if attempt.code.strip() else ""
-        )
-        feedback = (attempt.feedback or "").strip()
-        parts.append(f"## Attempt {number} failed\n{code}{feedback}\nWrite corrected code.")
+    for number, text in enumerate(feedback, start=1):
+        parts.append(f"## Attempt {number} failed\n{text.strip()}\nWrite corrected code.")
     return [
         {"role": "system", "content": instruction},
         {"role": "user", "content": "\n\n".join(parts)},

@@ -44,7 +44,7 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
             schema_text=plan.schema_text,
             demonstrations=state.get("demonstrations") or [],
             question=state["question"],
-            failed_attempts=[a for a in state["attempts"] if a.origin == "llm" and a.feedback],
+            feedback=[a.feedback for a in state["attempts"] if a.origin == "llm" and a.feedback],
         )
         reply_schema = REPLY_SCHEMA
     model = context.chat_model or configured_chat_model()

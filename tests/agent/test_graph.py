@@ -70,9 +70,6 @@ def test_an_error_reaches_the_second_prompt_and_the_second_program_answers(llm, 
     assert "NameError" not in first
     assert "NameError" in second and "name 'albums' is not defined" in second
     assert "Did you mean the BOX 'album'?" in second
-    # the failed program is shown, then what became of it
-    shown = second.index(f"## Attempt 1 failed\n```python\n{wrong}\n```\n")
-    assert shown < second.index("NameError")
     # the feedback comes last: the second prompt starts with the whole first one
     assert second.startswith(first)
     assert answer.prompt_tokens == sum(server.prompt_tokens())
