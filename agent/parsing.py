@@ -37,9 +37,14 @@ REPLY_SCHEMA: dict[str, Any] = {
     "required": ["reasoning", "code"],
     "additionalProperties": False,
 }
+# A list, so that an answer of several values is several rows, as a program's
+# would be: one string "A, B" can never equal a gold answer of two rows.
 DIRECT_ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"reasoning": REASONING, "answer": {"type": "string"}},
+    "properties": {
+        "reasoning": REASONING,
+        "answer": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+    },
     "required": ["reasoning", "answer"],
     "additionalProperties": False,
 }
@@ -77,17 +82,45 @@ def parse_reply(text: str, language: str = "python") -> ParsedReply:
     )
 
 
-def parse_direct_answer(text: str) -> ParsedReply:
-    """Reasoning and answer text of a direct-answer reply (the no-code
-    baseline); the answer travels in `code`'s place. Plain text is the answer."""
+@dataclass(frozen=True)
+class DirectReply:
+    """Reasoning (may be empty) and the values of a direct-answer reply, one
+    per row of the answer."""
+
+    reasoning: str
+    values: tuple[Any, ...]
+
+
+def parse_direct_answer(text: str) -> DirectReply:
+    """Reasoning and answer values of a direct-answer reply (the no-code
+    baseline). A JSON list gives one value per item (numbers stay numbers), a
+    JSON string or plain text one value."""
     document = json_object_in(text)
     if document is not None and "answer" in document:
         answer = document["answer"]
-        answer_text = answer if isinstance(answer, str) else json.dumps(answer)
-        return ParsedReply(str(document.get("reasoning") or "").strip(), answer_text.strip())
-    if not text.strip():
-        raise UnparsableReply('the reply was empty: answer with {"reasoning": ..., "answer": ...}')
-    return ParsedReply("", text.strip())
+        items = answer if isinstance(answer, list) else [answer]
+        values = tuple(value for value in map(_answer_value, items) if value != "")
+        reasoning = str(document.get("reasoning") or "").strip()
+    else:
+        values = (text.strip(),) if text.strip() else ()
+        reasoning = ""
+    if not values:
+        raise UnparsableReply(
+            'the reply held no answer: reply with {"reasoning": "...", "answer": ["value", ...]}'
+        )
+    return DirectReply(reasoning, values)
+
+
+def _answer_value(item: Any) -> Any:
+    """One answer value as a JSON cell: numbers stay numbers, text is
+    stripped, anything nested is written as JSON text."""
+    if isinstance(item, bool) or item is None:
+        return json.dumps(item)
+    if isinstance(item, int | float):
+        return item
+    if isinstance(item, str):
+        return item.strip()
+    return json.dumps(item)
 
 
 def json_object_in(text: str) -> dict[str, Any] | None:

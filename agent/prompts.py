@@ -31,7 +31,8 @@ REPLY_FORMAT = (
 DIRECT_INSTRUCTION = """\
 You answer questions about the data given below (a table may show only its
 first rows). Give the answer itself, without code.
-Reply with one JSON object: {"reasoning": "<one sentence>", "answer": "<the answer>"}."""
+Reply with one JSON object: {"reasoning": "<one sentence>", "answer": ["<value>", ...]},
+one item per value when the answer is several values, a single item otherwise."""
 
 
 def code_instruction(representation: str, workspace: Workspace) -> str:

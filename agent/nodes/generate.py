@@ -92,11 +92,11 @@ def route_after_generate(state: AgentState) -> Literal["execute", "reflect", "__
 def _attempt(text: str, representation: str, direct: bool) -> Attempt:
     try:
         if direct:
-            parsed = parse_direct_answer(text)
+            direct_reply = parse_direct_answer(text)
             return Attempt(
                 origin="direct",
-                reasoning=parsed.reasoning,
-                result=[[parsed.code]],
+                reasoning=direct_reply.reasoning,
+                result=[[value] for value in direct_reply.values],
                 columns=["answer"],
             )
         parsed = parse_reply(text, get_registry().representation(representation).language)

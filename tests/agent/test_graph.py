@@ -170,7 +170,7 @@ def test_without_execution_guidance_the_first_failure_ends_the_run(llm, store, e
 
 
 def test_the_direct_answer_baseline_runs_no_code(llm, store, examples):
-    reply = json.dumps({"reasoning": "I recall it", "answer": "Aino Virtanen"})
+    reply = json.dumps({"reasoning": "I recall it", "answer": ["Aino Virtanen"]})
     with llm(Step(reply)) as server:
         answer = ask(
             "Which artist has the most albums?",
@@ -182,6 +182,20 @@ def test_the_direct_answer_baseline_runs_no_code(llm, store, examples):
     prompt = server.prompts()[0]
     assert "### artist (" in prompt and "Aino Virtanen" in prompt  # the rows, not just the schema
     assert not any(event.node == "execute" for event in answer.trace)
+
+
+def test_a_direct_answer_of_several_values_is_several_rows(llm, store, examples):
+    reply = json.dumps({"reasoning": "two genres", "answer": ["Jazz", "Rock"]})
+    with llm(Step(reply)) as server:
+        answer = ask(
+            "Which genres have albums over 10 dollars?",
+            [str(examples / "music.sqlite")],
+            context=AgentContext(store=store, direct_answer=True),
+        )
+    assert answer.answer == [["Jazz"], ["Rock"]] and answer.columns == ["answer"]
+    assert server.requests[0]["response_format"]["json_schema"]["schema"]["properties"][
+        "answer"
+    ] == {"type": "array", "items": {"type": "string"}, "minItems": 1}
 
 
 def test_sql_representation_runs_the_query_through_the_executor(llm, context, examples):

@@ -58,12 +58,23 @@ def test_a_reply_without_code_is_unparsable(reply):
         parse_reply(reply)
 
 
-def test_direct_answers():
-    assert parse_direct_answer('{"reasoning": "r", "answer": "Rome"}').code == "Rome"
-    assert parse_direct_answer('{"answer": ["a", "b"]}').code == '["a", "b"]'
-    assert parse_direct_answer("Rome").code == "Rome"
-    with pytest.raises(UnparsableReply):
-        parse_direct_answer("  ")
+def test_direct_answers_give_one_value_per_item():
+    assert parse_direct_answer('{"reasoning": "r", "answer": ["Rome"]}').values == ("Rome",)
+    assert parse_direct_answer('{"reasoning": "r", "answer": "Rome"}').reasoning == "r"
+    assert parse_direct_answer('{"answer": [" a ", "b", ""]}').values == ("a", "b")
+    assert parse_direct_answer('{"answer": [3, 2.5, null, ["x"]]}').values == (
+        3,
+        2.5,
+        "null",
+        '["x"]',
+    )
+    assert parse_direct_answer("Rome").values == ("Rome",)
+
+
+@pytest.mark.parametrize("reply", ["  ", '{"reasoning": "r", "answer": []}', '{"answer": ""}'])
+def test_a_direct_reply_without_an_answer_is_unparsable(reply):
+    with pytest.raises(UnparsableReply, match="held no answer"):
+        parse_direct_answer(reply)
 
 
 def test_a_copied_box_schema_is_dropped_before_the_program_runs():
