@@ -42,4 +42,4 @@ def mode_of(messages: list[dict[str, Any]]) -> str:
 
 def direct_reply(answer: str) -> str:
     """A reply of the direct-answer baseline."""
-    return json.dumps({"reasoning": "scripted", "answer": answer})
+    return json.dumps({"reasoning": "scripted", "answer": [answer]})
