@@ -181,7 +181,11 @@ def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[
     lines = []
     if candidates:
         for name, _, _ in process.extract(
-            missing, list(candidates), scorer=fuzz.WRatio, limit=SUGGESTIONS
+            missing,
+            list(candidates),
+            scorer=fuzz.WRatio,
+            processor=str.casefold,
+            limit=SUGGESTIONS,
         ):
             box, column = candidates[name]
             if column is None:

@@ -49,16 +49,26 @@ def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Bo
     return workspace.cache[key]
 
 
-def lower_case_aliases(names: list[str]) -> dict[str, str]:
-    """`name.lower()` -> `name` for each name whose lower-case spelling is
-    not a name itself and is shared with no other name (no guess between two)."""
-    spellings: dict[str, list[str]] = {}
+def case_spellings(name: str) -> set[str]:
+    """The spellings of `name` a model writes for a case-insensitive SQL
+    table name: lower case, upper case, capitalised, and each `_`-separated
+    word capitalised (`Has_Pet` for `has_pet`, `Owners` for `owners`)."""
+    title = "_".join(word[:1].upper() + word[1:].lower() for word in name.split("_"))
+    return {name.lower(), name.upper(), name[:1].upper() + name[1:].lower(), title}
+
+
+def case_aliases(names: list[str]) -> dict[str, str]:
+    """Alias -> name for each other-case spelling of a name (`case_spellings`)
+    that is not a name itself and is shared with no other name: no guess
+    between two."""
+    spelled_by: dict[str, set[str]] = {}
     for name in names:
-        spellings.setdefault(name.lower(), []).append(name)
+        for spelling in case_spellings(name):
+            spelled_by.setdefault(spelling, set()).add(name)
     return {
-        alias: spelled[0]
-        for alias, spelled in spellings.items()
-        if len(spelled) == 1 and alias not in names
+        alias: next(iter(spellers))
+        for alias, spellers in spelled_by.items()
+        if len(spellers) == 1 and alias not in names
     }
 
 
@@ -80,15 +90,16 @@ class PandasBoxRepresentation(RepresentationDefaults):
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
         """Each BOX as a variable of its name (a fresh copy-on-write view), `pd` and `np`.
 
-        A BOX is also reachable by its name in lower case when that spelling
-        names nothing else: table names in SQL are case-insensitive, and
-        models write `student_enrolment` for the table `Student_Enrolment`.
+        A BOX is also reachable by its name in other cases (`case_aliases`)
+        when that spelling names nothing else: table names in SQL are
+        case-insensitive, and models write `student_enrolment` for the table
+        `Student_Enrolment`, or `Owners` for the KG type `owners`.
         """
         variables: dict[str, Any] = {"pd": pd, "np": np}
         boxes = workspace_boxes(workspace, focus)
         for box in boxes:
             variables[box.name] = box.frame.copy(deep=False)
-        for alias, name in lower_case_aliases([box.name for box in boxes]).items():
+        for alias, name in case_aliases([box.name for box in boxes]).items():
             variables.setdefault(alias, variables[name])
         return variables
 

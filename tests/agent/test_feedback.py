@@ -60,6 +60,22 @@ def test_an_sql_error_on_a_missing_column_gets_did_you_mean(boxes):
     assert "Did you mean album['genre']?" in verdict.feedback
 
 
+@pytest.mark.parametrize(("written", "box"), [("Dogs", "dogs"), ("OWNERS", "owners")])
+def test_a_box_named_in_another_case_is_suggested_first(tmp_path, written, box):
+    # KG types have a label field named after them: owners['owners']
+    path = tmp_path / "kennel.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE dogs (dogs TEXT, owner_id INTEGER);"
+        "CREATE TABLE owners (owners TEXT, owner_id INTEGER);"
+        "INSERT INTO dogs VALUES ('Bessie', 1); INSERT INTO owners VALUES ('Ann', 1);"
+    )
+    connection.commit()
+    connection.close()
+    boxes = workspace_boxes(Workspace.of([load_source(str(path))]))
+    assert did_you_mean(written, boxes, [])[0].startswith(f"Did you mean the BOX {box!r}?")
+
+
 def test_graph_node_names_are_suggested_for_networkx(boxes):
     lines = did_you_mean("Hitchcock", [], ["Alfred Hitchcock", "Vertigo", "Grace Kelly"])
     assert (

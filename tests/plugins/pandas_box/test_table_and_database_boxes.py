@@ -12,7 +12,7 @@ import pandas as pd
 
 from plugins import Workspace, get_registry, load_source
 from plugins.executor import execute
-from plugins.pandas_box import lower_case_aliases, workspace_boxes
+from plugins.pandas_box import case_aliases, workspace_boxes
 
 AFFINITY_DB = """
 CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, age INTEGER);
@@ -121,7 +121,7 @@ def test_namespace_gives_fresh_frames_each_time(examples):
     assert second["pd"] is pd
 
 
-def test_boxes_answer_to_their_lower_case_name_in_generated_code(tmp_path):
+def test_boxes_answer_to_other_cases_of_their_name_in_generated_code(tmp_path):
     script = """
     CREATE TABLE Student_Enrolment (student_id INTEGER, semester TEXT);
     CREATE TABLE PD (x INTEGER);
@@ -135,11 +135,23 @@ def test_boxes_answer_to_their_lower_case_name_in_generated_code(tmp_path):
     outcome = execute(code, workspace, "pandas")
     assert outcome.error is None
     assert outcome.result == [["FALL", 2], ["SPRING", 1]]
+    shouted = execute(
+        "result = len(STUDENT_ENROLMENT) + len(Student_enrolment)", workspace, "pandas"
+    )
+    assert shouted.error is None and shouted.result == [[6]]
     assert get_registry().representation("pandas").namespace(workspace)["pd"] is pd
 
 
-def test_lower_case_aliases_never_guess_or_shadow():
-    assert lower_case_aliases(["Dogs", "Sales", "SALES", "owners", "Owners"]) == {"dogs": "Dogs"}
+def test_case_aliases_never_guess_or_shadow():
+    assert case_aliases(["Dogs", "Sales", "SALES", "owners", "Owners"]) == {
+        "dogs": "Dogs",
+        "DOGS": "Dogs",
+    }
+    assert case_aliases(["has_pet"]) == {
+        "Has_pet": "has_pet",
+        "Has_Pet": "has_pet",
+        "HAS_PET": "has_pet",
+    }
 
 
 def test_render_schema_shows_fields_dtypes_keys_and_optional_values(examples):
