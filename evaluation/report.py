@@ -113,11 +113,19 @@ def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Pat
             + " |"
         )
     lines += ["", *_database_table(results), ""]
+    lines += [_code_versions(results), ""]
     lines += [f"![{chart}]({chart})" for chart in CHARTS]
     _charts(summaries, folder)
     path = folder / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def _code_versions(results: Sequence[ItemResult]) -> str:
+    """Which commits answered, with their result counts, in the order first used."""
+    counts = Counter(result.code_version or "not recorded" for result in results)
+    listed = ", ".join(f"{name} ({count})" for name, count in counts.items())
+    return f"Code versions (results): {listed}."
 
 
 def _database_table(results: Sequence[ItemResult]) -> list[str]:

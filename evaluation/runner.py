@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field, JsonValue
 
 from agent.answer import Answer, AnswerError, TraceEvent
 from evaluation.agent_runs import WorkspaceCache, ask_agent, example_plugin
+from evaluation.code_version import code_version
 from evaluation.configurations import Configuration
 from evaluation.datasets.example import Example
 from evaluation.scoring import error_category, score_answer
@@ -82,6 +83,9 @@ class ItemResult(BaseModel):
     completion_tokens: int = 0
     seconds: float = 0.0
     steps: list[AttemptStep] = Field(default_factory=list)
+    code_version: str | None = None
+    """The commit that answered (`evaluation.code_version`); None in results
+    recorded before it was kept."""
 
 
 def read_results(folder: Path) -> list[ItemResult]:
@@ -209,4 +213,5 @@ def answer_one(
         completion_tokens=answer.completion_tokens,
         seconds=round(seconds, 3),
         steps=attempt_steps(answer.trace),
+        code_version=code_version(),
     )

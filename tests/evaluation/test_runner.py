@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.answer import TraceEvent
+from evaluation.code_version import code_version
 from evaluation.configurations import CONFIGURATIONS, applicable
 from evaluation.datasets import read_dataset
 from evaluation.datasets.example import Example
@@ -96,8 +97,10 @@ def test_eval_writes_results_and_report_and_resumes(datasets: Path, tmp_path: Pa
     for item in map(json.loads, lines):
         if item["configuration"] == "pandora":
             assert item["steps"] == [{"code": item["code"], "problem": None, "feedback": None}]
+        assert item["code_version"] == code_version()
     report = (output / "report.md").read_text()
     assert "| pandora | 4 | 75.0% |" in report
+    assert f"Code versions (results): {code_version()} (8)." in report
     for chart in ("accuracy.png", "errors.png", "cost.png"):
         assert (output / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
