@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from plugins.errors import BadInputError
@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 LOCAL_MODEL_NAME = "local"
 DEFAULT_TIMEOUT_SECONDS = 300.0
+LOCAL_TIMEOUT_SECONDS = 1800.0
+"""The local model computes on this machine's CPU: on two slow cores a long
+prompt and a full reply take several minutes (docs/evaluation.md measured 15
+prompt and 7 reply tokens per second), and a retry after a timeout starts over."""
 DEFAULT_RETRIES = 3
 MAX_REPLY_TOKENS = 1024
 """A reply is reasoning and one program: a cap stops a model that loops."""
@@ -45,23 +49,30 @@ class LLMSettings:
     model: str | None
     base_url: str | None
     api_key: str | None
-    timeout_seconds: float
+    timeout_seconds: float | None
+    """None: not set, so 300 s for a remote server and 1800 s for the local model."""
     retries: int
     stream: bool
     local_model_allowed: bool
 
+    @property
+    def request_timeout_seconds(self) -> float:
+        """The timeout of one request: the set one, else the remote default."""
+        return DEFAULT_TIMEOUT_SECONDS if self.timeout_seconds is None else self.timeout_seconds
+
     @classmethod
     def from_env(cls) -> LLMSettings:
         """Read `PANDORA_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
-        `PANDORA_LLM_TIMEOUT` (seconds per request), `PANDORA_LLM_RETRIES`,
+        `PANDORA_LLM_TIMEOUT` (seconds per request; by default 300, or 1800
+        for the local model), `PANDORA_LLM_RETRIES`,
         `PANDORA_LLM_STREAM` (1 streams replies) and `PANDORA_LOCAL_MODEL`
         (`off`: never start the local model, e.g. on a shared server)."""
         return cls(
             model=os.environ.get("PANDORA_MODEL") or None,
             base_url=os.environ.get("OPENAI_BASE_URL") or None,
             api_key=os.environ.get("OPENAI_API_KEY") or None,
-            timeout_seconds=_number("PANDORA_LLM_TIMEOUT", DEFAULT_TIMEOUT_SECONDS),
-            retries=int(_number("PANDORA_LLM_RETRIES", DEFAULT_RETRIES)),
+            timeout_seconds=_number("PANDORA_LLM_TIMEOUT", None),
+            retries=int(_number("PANDORA_LLM_RETRIES", DEFAULT_RETRIES) or 0),
             stream=os.environ.get("PANDORA_LLM_STREAM", "") in ("1", "true", "yes"),
             local_model_allowed=os.environ.get("PANDORA_LOCAL_MODEL", "") not in ("off", "0"),
         )
@@ -105,7 +116,7 @@ def openai_compatible_model(
         base_url=base_url,
         api_key=api_key or "not-needed",
         temperature=0,
-        timeout=settings.timeout_seconds,
+        timeout=settings.request_timeout_seconds,
         max_retries=settings.retries,
         streaming=settings.stream,
         stream_usage=True,
@@ -118,6 +129,8 @@ def local_chat_model(settings: LLMSettings) -> BaseChatModel:
     from agent.local_model import ensure_local_server
 
     server = ensure_local_server()
+    if settings.timeout_seconds is None:
+        settings = replace(settings, timeout_seconds=LOCAL_TIMEOUT_SECONDS)
     return openai_compatible_model(settings, LOCAL_MODEL_NAME, server.base_url, "local")
 
 
@@ -128,7 +141,7 @@ def _provider_model(settings: LLMSettings) -> BaseChatModel:
         return init_chat_model(
             settings.model,
             temperature=0,
-            timeout=settings.timeout_seconds,
+            timeout=settings.request_timeout_seconds,
             max_retries=settings.retries,
         )
     except ImportError as error:
@@ -156,7 +169,7 @@ def _served_model(base_url: str | None) -> str:
         ) from None
 
 
-def _number(variable: str, default: float) -> float:
+def _number(variable: str, default: float | None) -> float | None:
     text = os.environ.get(variable)
     if not text:
         return default
