@@ -39,6 +39,10 @@ IMPORTER = textwrap.dedent(
 )
 
 
+IMPORT_SIZE = 1500
+"""Demonstrations the killed import was adding: it dies after 300, far from done."""
+
+
 def _python(script: str, *arguments: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", script, *arguments],
@@ -63,7 +67,7 @@ def test_two_processes_adding_at_the_same_time_lose_nothing(settings):
 
 
 def test_an_import_killed_half_way_leaves_a_valid_store_with_what_was_committed(settings):
-    importer = _python(IMPORTER, "5000")
+    importer = _python(IMPORTER, str(IMPORT_SIZE))
     committed = 0
     for line in importer.stdout:
         committed = int(line)
@@ -74,7 +78,7 @@ def test_an_import_killed_half_way_leaves_a_valid_store_with_what_was_committed(
     assert importer.returncode == -signal.SIGKILL
     store = DemonstrationStore.open(settings, load_seed=False)
     count = store.count()
-    assert count >= committed and count % 100 == 0 and count < 5000
+    assert count >= committed and count % 100 == 0 and count < IMPORT_SIZE
     assert sum(1 for _ in store.iter_all()) == count
     resumed = store.add_many(
         Demonstration(
@@ -83,6 +87,6 @@ def test_an_import_killed_half_way_leaves_a_valid_store_with_what_was_committed(
             kind="kg",
             representation="networkx",
         )
-        for i in range(5000)
+        for i in range(IMPORT_SIZE)
     )
-    assert resumed.duplicates == count and store.count() == 5000
+    assert resumed.duplicates == count and store.count() == IMPORT_SIZE
