@@ -15,16 +15,6 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 EXAMPLES = REPOSITORY / "examples"
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """`-n auto` (pyproject.toml) gives the fast tests one worker per core; a
-    selection of the slow tests runs in this process alone, since the local
-    model they ask computes on every core and would starve a second worker."""
-    expression = config.option.markexpr
-    if "slow" in expression and "not slow" not in expression:
-        return 0
-    return None
-
-
 @dataclass
 class CliRun:
     """The outcome of one `pandora` subprocess."""

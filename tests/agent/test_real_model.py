@@ -4,7 +4,7 @@ against answers computed independently here with sqlite3, csv and rdflib.
 
 One server serves the whole module (llama.cpp reuses the prompt prefix
 between calls) with the product's thread count (PANDORA_LOCAL_THREADS, default
-2: the suite runs alone on the machine).
+2), on one pytest-xdist worker while the other slow modules run on the other.
 Skipped, saying why, when the model packages are not installed.
 """
 
@@ -29,7 +29,8 @@ from agent.local_model.server import stderr_progress
 from agent.parsing import REASONING_MAX_CHARACTERS, REPLY_SCHEMA
 from agent.prompts import REPLY_FORMAT
 
-pytestmark = [pytest.mark.slow, pytest.mark.local_model]
+pytestmark = [pytest.mark.slow, pytest.mark.local_model, pytest.mark.timeout(900)]
+"""The 300 s default of the suite is too short when another worker shares the cores."""
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MUSIC = EXAMPLES / "music.sqlite"
