@@ -18,7 +18,8 @@
 - **F1** (GrailQA, WebQSP): over the sets of predicted and gold answers;
   1 when both are empty.
 - **TempTabQA-C accuracy**: exact match after normalisation (strings as
-  above; numbers compared as numbers, so ` 2016` = `2016.0`). The
+  above; numbers compared as numbers, so ` 2016` = `2016.0`; a boolean
+  True or False is the answer Yes or No). The
   counterfactual gap is accuracy on the original tables minus accuracy on
   the counterfactual ones, in points.
 KGQA and TempTabQA answers are compared with the same normalisation.
@@ -166,9 +167,15 @@ def answer_f1(predicted: Sequence[Any], gold: Sequence[Any]) -> float:
 
 
 def temptabqa_match(predicted: Sequence[Any], gold: Any) -> bool:
-    """TempTabQA-C's exact match: one normalised answer equal to the gold answer."""
-    values = to_values(predicted)
+    """TempTabQA-C's exact match: one normalised answer equal to the gold answer.
+    A boolean answers a yes/no question (its gold SQL says `'Yes'`/`'No'`,
+    a pandas comparison says True/False: the same denotation)."""
+    values = to_values([_yes_or_no(value) for value in predicted])
     return len(values) == 1 and values[0].matches(to_value(gold))
+
+
+def _yes_or_no(value: Any) -> Any:
+    return ("Yes" if value else "No") if isinstance(value, bool) else value
 
 
 def counterfactual_gap(original_accuracy: float, counterfactual_accuracy: float) -> float:

@@ -84,6 +84,10 @@ def test_temptabqa_exact_match_and_gap() -> None:
     assert temptabqa_match(["2016.0"], "2016")
     assert temptabqa_match(["krakow"], "Krakow")
     assert not temptabqa_match(["2016", "2017"], "2016")
+    assert temptabqa_match([True], "Yes")
+    assert temptabqa_match([False], "no")
+    assert not temptabqa_match([True], "No")
+    assert not temptabqa_match([1], "Yes"), "SQLite's 1 may be a count: not a yes"
     assert counterfactual_gap(0.80, 0.75) == pytest.approx(5.0)
 
 
