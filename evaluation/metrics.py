@@ -19,7 +19,9 @@
   1 when both are empty.
 - **TempTabQA-C accuracy**: exact match after normalisation (strings as
   above; numbers compared as numbers, so ` 2016` = `2016.0`; a boolean
-  True or False is the answer Yes or No). The
+  True or False is the answer Yes or No; a gold answer listing values,
+  "2018, 2014", is matched as a set by a list of values or by one text
+  listing them in any order). The
   counterfactual gap is accuracy on the original tables minus accuracy on
   the counterfactual ones, in points.
 KGQA and TempTabQA answers are compared with the same normalisation.
@@ -45,6 +47,8 @@ TRAILING_MARKS = re.compile(r"((?<!^)\[[^\]]*\]|\[\d+\]|[•♦†‡*#+])*$")
 TRAILING_DETAILS = re.compile(r"(?<!^)( \([^)]*\))*$")
 SURROUNDING_QUOTES = re.compile(r'^"([^"]*)"$')
 DATE = re.compile(r"^(\d{4}|xx)-(\d{2}|xx)-(\d{2}|xx)$")
+LIST_SEPARATOR = re.compile(r"\s*,\s+")
+"""Between the values of a TempTabQA-C answer; "1,500" (no space) is one number."""
 
 
 def execution_match(
@@ -169,9 +173,19 @@ def answer_f1(predicted: Sequence[Any], gold: Sequence[Any]) -> float:
 def temptabqa_match(predicted: Sequence[Any], gold: Any) -> bool:
     """TempTabQA-C's exact match: one normalised answer equal to the gold answer.
     A boolean answers a yes/no question (its gold SQL says `'Yes'`/`'No'`,
-    a pandas comparison says True/False: the same denotation)."""
-    values = to_values([_yes_or_no(value) for value in predicted])
-    return len(values) == 1 and values[0].matches(to_value(gold))
+    a pandas comparison says True/False: the same denotation). A gold answer
+    listing several values ("2018, 2014") is matched as a set of values, by
+    a list of values or by one text listing them in any order."""
+    answers = [_yes_or_no(value) for value in predicted]
+    values = to_values(answers)
+    if len(values) == 1 and values[0].matches(to_value(gold)):
+        return True
+    gold_parts = LIST_SEPARATOR.split(str(gold).strip())
+    if len(gold_parts) < 2:
+        return False
+    if len(answers) == 1 and isinstance(answers[0], str):
+        answers = LIST_SEPARATOR.split(answers[0].strip())
+    return denotation_match(answers, gold_parts)
 
 
 def _yes_or_no(value: Any) -> Any:

@@ -88,6 +88,18 @@ def test_temptabqa_exact_match_and_gap() -> None:
     assert temptabqa_match([False], "no")
     assert not temptabqa_match([True], "No")
     assert not temptabqa_match([1], "Yes"), "SQLite's 1 may be a count: not a yes"
+
+
+def test_temptabqa_list_answers_match_as_sets() -> None:
+    """A gold answer listing values: its values in any order, as rows or one text."""
+    assert temptabqa_match([2014, 2018], "2018, 2014")
+    assert temptabqa_match(["2014, 2018"], "2018, 2014")
+    assert temptabqa_match(["Singles", "Team"], "Team, Singles")
+    duplicated = "Team kumite, Team kumite , Kumite 50 kg"
+    assert temptabqa_match(["Team kumite", "Kumite 50 kg"], duplicated)
+    assert not temptabqa_match([2014], "2018, 2014"), "one value of two"
+    assert not temptabqa_match([2014, 2018, 2020], "2018, 2014"), "one value too many"
+    assert not temptabqa_match([1, 500], "1,500"), "a thousands separator is no list"
     assert counterfactual_gap(0.80, 0.75) == pytest.approx(5.0)
 
 
