@@ -205,7 +205,11 @@ def wilson_interval(successes: int, total: int, z: float = 1.96) -> tuple[float,
     denominator = 1 + z * z / total
     centre = (share + z * z / (2 * total)) / denominator
     margin = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total)) / denominator
-    return max(0.0, centre - margin), min(1.0, centre + margin)
+    # At 0 or `total` successes a bound is exactly 0 or 1; computed, it can miss by 1e-17
+    # and put the share outside its own interval.
+    low = 0.0 if successes == 0 else max(0.0, centre - margin)
+    high = 1.0 if successes == total else min(1.0, centre + margin)
+    return low, high
 
 
 def _number(text: str) -> float | None:

@@ -109,3 +109,14 @@ def test_wilson_interval_by_hand() -> None:
     assert low == pytest.approx(0.4902, abs=1e-4)
     assert high == pytest.approx(0.9433, abs=1e-4)
     assert wilson_interval(0, 0) == (0.0, 0.0)
+
+
+def test_wilson_interval_holds_its_share_at_the_extremes() -> None:
+    """0 or all successes: the bound is exactly 0 or 1 (a chart's error bars
+    below and above the share are never negative)."""
+    for total in range(1, 300):
+        for successes in range(total + 1):
+            low, high = wilson_interval(successes, total)
+            assert low <= successes / total <= high
+        assert wilson_interval(0, total)[0] == 0.0
+        assert wilson_interval(total, total)[1] == 1.0
