@@ -88,6 +88,7 @@ def test_temptabqa_exact_match_and_gap() -> None:
     assert temptabqa_match([False], "no")
     assert not temptabqa_match([True], "No")
     assert not temptabqa_match([1], "Yes"), "SQLite's 1 may be a count: not a yes"
+    assert counterfactual_gap(0.80, 0.75) == pytest.approx(5.0)
 
 
 def test_temptabqa_list_answers_match_as_sets() -> None:
@@ -100,7 +101,6 @@ def test_temptabqa_list_answers_match_as_sets() -> None:
     assert not temptabqa_match([2014], "2018, 2014"), "one value of two"
     assert not temptabqa_match([2014, 2018, 2020], "2018, 2014"), "one value too many"
     assert not temptabqa_match([1, 500], "1,500"), "a thousands separator is no list"
-    assert counterfactual_gap(0.80, 0.75) == pytest.approx(5.0)
 
 
 def test_wilson_interval_by_hand() -> None:
