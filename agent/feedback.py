@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import pandas as pd
 from rapidfuzz import fuzz, process
 
+from agent.join_paths import render_joins, shortest_join_path
 from agent.state import Attempt
 from plugins import Box
 from plugins.loaders.cell_types import is_text
@@ -98,7 +99,7 @@ def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -
         lines.extend(_numeric_text_hints(attempt.code, boxes))
     missing = _missing_name(error.type, error.message)
     if missing is not None:
-        lines.extend(did_you_mean(missing, boxes, node_names))
+        lines.extend(did_you_mean(missing, boxes, node_names, attempt.code))
     else:
         lines.extend(_value_hints(attempt.code, boxes))
     return "\n".join(lines)
@@ -157,10 +158,13 @@ def _missing_name(error_type: str, message: str) -> str | None:
     return None
 
 
-def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[str]:
+def did_you_mean(
+    missing: str, boxes: list[Box], node_names: list[str], code: str = ""
+) -> list[str]:
     """Lines naming the BOXes, fields or graph nodes closest to `missing`,
     with a few values of each field. When some BOXes have the field and
-    others do not, the ones without it are named with their closest field."""
+    others do not, the ones without it are named with their closest field,
+    and each BOX `code` uses that lacks it gets the joins that reach it."""
     holders = [box.name for box in boxes if missing in map(str, box.frame.columns)]
     if holders:
         lines = [f"{missing!r} is a field of {', '.join(holders)} only."]
@@ -171,7 +175,7 @@ def did_you_mean(missing: str, boxes: list[Box], node_names: list[str]) -> list[
             match = process.extractOne(missing, columns, scorer=fuzz.WRatio, processor=str.casefold)
             if match is not None and match[1] >= MIN_SIMILARITY:
                 lines.append(f"{box.name} has {match[0]!r} instead.")
-        return lines + _key_joins(missing, boxes)
+        return lines + _key_joins(missing, boxes) + _join_path_hints(missing, holders, boxes, code)
     candidates: dict[str, tuple[Box, str | None]] = {}
     for box in boxes:
         candidates[box.name] = (box, None)
@@ -213,6 +217,24 @@ def _key_joins(field: str, boxes: list[Box]) -> list[str]:
                     f"left_on={key.field!r}, right_on={key.ref_field!r})."
                 )
     return lines
+
+
+def _join_path_hints(field: str, holders: list[str], boxes: list[Box], code: str) -> list[str]:
+    """For each BOX named in `code` that lacks `field`, the shortest chain of
+    foreign-key joins to a BOX that has it, preferring the holders the code
+    names itself (the join it meant to write)."""
+    named = [box.name for box in boxes if re.search(rf"\b{re.escape(box.name)}\b", code)]
+    targets = set(holders) & set(named) or set(holders)
+    hints = []
+    for box in boxes:
+        if box.name in holders or box.name not in named:
+            continue
+        path = shortest_join_path(box.name, targets, boxes)
+        if path is None:
+            continue
+        joins = render_joins(box, path, boxes, code, field)
+        hints.append(f"{box.name} has no {field!r}; the joins that reach it: {joins}.")
+    return hints
 
 
 def _value_hints(code: str, boxes: list[Box]) -> list[str]:
