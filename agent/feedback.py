@@ -33,6 +33,7 @@ NAME_PATTERNS = (
     re.compile(r"(?:column|table)(?: with name)? \"?([\w.]+)\"? (?:does not exist|not found)"),
     re.compile(r"Referenced column \"([^\"]+)\" not found"),
 )
+MERGE_CALL = re.compile(r"\bmerge\(")
 SQL_STRING = re.compile(r"'((?:[^']|'')*)'")
 SUGGESTIONS = 3
 VALUES_SHOWN = 4
@@ -175,7 +176,12 @@ def did_you_mean(
             match = process.extractOne(missing, columns, scorer=fuzz.WRatio, processor=str.casefold)
             if match is not None and match[1] >= MIN_SIMILARITY:
                 lines.append(f"{box.name} has {match[0]!r} instead.")
-        return lines + _key_joins(missing, boxes) + _join_path_hints(missing, holders, boxes, code)
+        return [
+            *lines,
+            *_key_joins(missing, boxes),
+            *_join_path_hints(missing, holders, boxes, code),
+            *_merge_suffix_hint(missing, holders, code),
+        ]
     candidates: dict[str, tuple[Box, str | None]] = {}
     for box in boxes:
         candidates[box.name] = (box, None)
@@ -235,6 +241,19 @@ def _join_path_hints(field: str, holders: list[str], boxes: list[Box], code: str
         joins = render_joins(box, path, boxes, code, field)
         hints.append(f"{box.name} has no {field!r}; the joins that reach it: {joins}.")
     return hints
+
+
+def _merge_suffix_hint(field: str, holders: list[str], code: str) -> list[str]:
+    """After a merge of two BOXes that both have `field`, pandas keeps it as
+    `field_x` and `field_y`: the KeyError on `field` says nothing of that."""
+    named = [name for name in holders if re.search(rf"\b{re.escape(name)}\b", code)]
+    if len(named) < 2 or not MERGE_CALL.search(code):
+        return []
+    return [
+        f"{', '.join(named[:-1])} and {named[-1]} have {field!r}: after a merge it is "
+        f"{field + '_x'!r} (left) and {field + '_y'!r} (right), unless the merge is "
+        f"on {field!r}; pass suffixes=('', '_right') to keep the left one as {field!r}."
+    ]
 
 
 def _value_hints(code: str, boxes: list[Box]) -> list[str]:

@@ -124,3 +124,23 @@ def test_a_field_no_box_has_gets_no_path(boxes):
     code = "result = Medal['continent']"
     feedback = judge(failed(code, "'continent'"), "Where?", boxes, []).feedback
     assert "joins that reach it" not in feedback
+
+
+def test_a_field_two_merged_boxes_share_gets_the_names_pandas_gives_it(boxes):
+    code = (
+        "rows = Athlete.merge(Tournament, on='athlete_id')\n"
+        "result = rows[rows['name'] == 'Ann Lee']"
+    )
+    frames = {item.name: item.frame for item in boxes}
+    with pytest.raises(KeyError):
+        exec(code, dict(frames))
+    feedback = judge(failed(code, "'name'"), "Which?", boxes, []).feedback
+    assert "Athlete and Tournament have 'name': after a merge it is 'name_x' (left)" in feedback
+    merged = frames["Athlete"].merge(frames["Tournament"], on="athlete_id")
+    assert {"name_x", "name_y"} <= set(merged.columns)
+
+
+def test_no_suffix_hint_without_a_merge(boxes):
+    code = "result = Athlete[Athlete['name'] == Tournament['name']]"
+    feedback = judge(failed(code, "'name'"), "Which?", boxes, []).feedback
+    assert "after a merge" not in feedback
