@@ -229,7 +229,7 @@ def _join_path_hints(field: str, holders: list[str], boxes: list[Box], code: str
     """For each BOX named in `code` that lacks `field`, the shortest chain of
     foreign-key joins to a BOX that has it, preferring the holders the code
     names itself (the join it meant to write)."""
-    named = [box.name for box in boxes if re.search(rf"\b{re.escape(box.name)}\b", code)]
+    named = _named_in(code, [box.name for box in boxes])
     targets = set(holders) & set(named) or set(holders)
     hints = []
     for box in boxes:
@@ -246,7 +246,7 @@ def _join_path_hints(field: str, holders: list[str], boxes: list[Box], code: str
 def _merge_suffix_hint(field: str, holders: list[str], code: str) -> list[str]:
     """After a merge of two BOXes that both have `field`, pandas keeps it as
     `field_x` and `field_y`: the KeyError on `field` says nothing of that."""
-    named = [name for name in holders if re.search(rf"\b{re.escape(name)}\b", code)]
+    named = _named_in(code, holders)
     if len(named) < 2 or not MERGE_CALL.search(code):
         return []
     return [
@@ -254,6 +254,11 @@ def _merge_suffix_hint(field: str, holders: list[str], code: str) -> list[str]:
         f"{field + '_x'!r} (left) and {field + '_y'!r} (right), unless the merge is "
         f"on {field!r}; pass suffixes=('', '_right') to keep the left one as {field!r}."
     ]
+
+
+def _named_in(code: str, names: list[str]) -> list[str]:
+    """The BOX names `code` mentions as whole words."""
+    return [name for name in names if re.search(rf"\b{re.escape(name)}\b", code)]
 
 
 def _value_hints(code: str, boxes: list[Box]) -> list[str]:
