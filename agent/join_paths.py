@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from plugins import Box
+from plugins.sql_schema.ddl import quote_identifier
 
 MAX_JOINS = 4
 
@@ -125,7 +126,7 @@ def _sql_joins(start: str, path: list[Link]) -> str:
 
 
 def _sql_name(name: str) -> str:
-    return name if name.isidentifier() else '"' + name.replace('"', '""') + '"'
+    return name if name.isidentifier() else quote_identifier(name)
 
 
 def _is_python(code: str) -> bool:
