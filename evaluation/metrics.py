@@ -212,6 +212,19 @@ def wilson_interval(successes: int, total: int, z: float = 1.96) -> tuple[float,
     return low, high
 
 
+def sign_test(wins: int, losses: int) -> float:
+    """The exact two-sided sign test of paired outcomes: the chance, were both
+    configurations equally good, of a split of the `wins + losses` questions
+    only one of them got right at least this uneven. Ties carry no evidence
+    and are left out, as the test prescribes."""
+    disagreements = wins + losses
+    if disagreements == 0:
+        return 1.0
+    rarer = min(wins, losses)
+    tail = sum(math.comb(disagreements, k) for k in range(rarer + 1)) / 2**disagreements
+    return min(1.0, 2 * tail)
+
+
 def _number(text: str) -> float | None:
     try:
         number = float(text)

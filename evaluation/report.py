@@ -3,7 +3,9 @@
 Per configuration: accuracy with its 95% Wilson interval, the mean metric,
 LLM calls, tokens and seconds per question, and the error categories of the
 wrong answers; TempTabQA-C adds accuracy per variant and the counterfactual
-gap; a per-database table shows where the questions came from.
+gap; each other configuration is paired with the first on the questions
+both answered (the exact sign test says whether their difference is more
+than chance); a per-database table shows where the questions came from.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from evaluation.metrics import counterfactual_gap, wilson_interval
+from evaluation.metrics import counterfactual_gap, sign_test, wilson_interval
 from evaluation.runner import ItemResult
 from evaluation.scoring import ERROR_CATEGORIES, METRIC_NAMES
 
@@ -38,12 +40,54 @@ class ConfigurationSummary(BaseModel):
     counterfactual_gap: float | None = None
 
 
+class PairedComparison(BaseModel):
+    """One configuration against the reference one, question by question."""
+
+    configuration: str
+    reference: str
+    questions: int
+    both_right: int
+    only_reference_right: int
+    only_this_right: int
+    sign_test_p: float
+
+
 def summarise(results: Sequence[ItemResult]) -> list[ConfigurationSummary]:
     """One summary per configuration, in the order they first appear."""
     grouped: dict[str, list[ItemResult]] = defaultdict(list)
     for result in results:
         grouped[result.configuration].append(result)
     return [_summary(name, items) for name, items in grouped.items()]
+
+
+def compare_paired(results: Sequence[ItemResult]) -> list[PairedComparison]:
+    """Every configuration after the first against the first, on the questions
+    both answered: accuracies of unpaired samples overlap long before a
+    question-by-question difference stops being chance."""
+    outcomes: dict[str, dict[tuple[str, str | None], bool]] = defaultdict(dict)
+    for result in results:
+        outcomes[result.configuration][(result.id, result.variant)] = result.correct
+    if not outcomes:
+        return []
+    reference, *others = outcomes
+    comparisons = []
+    for name in others:
+        shared = outcomes[reference].keys() & outcomes[name].keys()
+        pairs = [(outcomes[reference][key], outcomes[name][key]) for key in shared]
+        only_reference = sum(first and not second for first, second in pairs)
+        only_this = sum(second and not first for first, second in pairs)
+        comparisons.append(
+            PairedComparison(
+                configuration=name,
+                reference=reference,
+                questions=len(pairs),
+                both_right=sum(first and second for first, second in pairs),
+                only_reference_right=only_reference,
+                only_this_right=only_this,
+                sign_test_p=sign_test(only_this, only_reference),
+            )
+        )
+    return comparisons
 
 
 def _summary(name: str, items: list[ItemResult]) -> ConfigurationSummary:
@@ -103,6 +147,7 @@ def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Pat
                 f"| {s.configuration} | {s.by_variant.get('original', 0):.1%} | "
                 f"{s.by_variant.get('counterfactual', 0):.1%} | {gap} |"
             )
+    lines += _paired_table(compare_paired(results))
     lines += ["", "Errors of the wrong answers:", ""]
     lines += ["| configuration | " + " | ".join(ERROR_CATEGORIES) + " |"]
     lines += ["|---|" + "---|" * len(ERROR_CATEGORIES)]
@@ -119,6 +164,27 @@ def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Pat
     path = folder / "report.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def _paired_table(comparisons: list[PairedComparison]) -> list[str]:
+    if not comparisons:
+        return []
+    reference = comparisons[0].reference
+    lines = [
+        "",
+        f"Paired with {reference} on the questions both answered (exact two-sided sign test "
+        "on the questions only one of the two got right):",
+        "",
+        f"| configuration | questions | both right | only {reference} right "
+        "| only this one right | sign test p |",
+        "|---|---|---|---|---|---|",
+    ]
+    for c in comparisons:
+        lines.append(
+            f"| {c.configuration} | {c.questions} | {c.both_right} | "
+            f"{c.only_reference_right} | {c.only_this_right} | {c.sign_test_p:.3f} |"
+        )
+    return lines
 
 
 def _code_versions(results: Sequence[ItemResult]) -> str:

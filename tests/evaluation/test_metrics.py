@@ -13,6 +13,7 @@ from evaluation.metrics import (
     execution_match,
     hit_at_1,
     normalise_text,
+    sign_test,
     temptabqa_match,
     wilson_interval,
 )
@@ -120,3 +121,13 @@ def test_wilson_interval_holds_its_share_at_the_extremes() -> None:
             assert low <= successes / total <= high
         assert wilson_interval(0, total)[0] == 0.0
         assert wilson_interval(total, total)[1] == 1.0
+
+
+def test_sign_test_by_hand() -> None:
+    """8 questions to 2: 2 · (C(10,0) + C(10,1) + C(10,2)) / 2¹⁰ = 2 · 56/1024."""
+    assert sign_test(8, 2) == pytest.approx(112 / 1024)
+    assert sign_test(2, 8) == sign_test(8, 2)
+    assert sign_test(19, 8) == pytest.approx(0.0522, abs=1e-4)
+    assert sign_test(5, 5) == 1.0
+    assert sign_test(0, 0) == 1.0
+    assert sign_test(6, 0) == pytest.approx(2 / 64)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from evaluation.report import write_report
+from evaluation.report import compare_paired, write_report
 from evaluation.runner import ItemResult
 
 
@@ -38,3 +38,29 @@ def test_a_configuration_with_no_right_answer_or_no_wrong_one_is_charted(tmp_pat
     for chart in ("accuracy.png", "errors.png", "cost.png"):
         with Image.open(tmp_path / chart) as image:
             assert image.width > 100 and image.height > 100
+
+
+def test_configurations_are_paired_with_the_first_on_the_questions_both_answered(
+    tmp_path: Path,
+) -> None:
+    """q0–q9: the reference is right on q0–q5, the other on q4–q9 and on q10,
+    which the reference never answered and so does not count."""
+    results = [result("pandora", n, n <= 5) for n in range(10)]
+    results += [result("sql", n, n >= 4) for n in range(11)]
+    (comparison,) = compare_paired(results)
+    assert comparison.reference == "pandora"
+    assert comparison.configuration == "sql"
+    assert comparison.questions == 10
+    assert (comparison.both_right, comparison.only_reference_right) == (2, 4)
+    assert comparison.only_this_right == 4
+    assert comparison.sign_test_p == 1.0
+    text = write_report(results, tmp_path, "paired").read_text(encoding="utf-8")
+    assert "| sql | 10 | 2 | 4 | 4 | 1.000 |" in text
+    assert "only pandora right" in text
+
+
+def test_one_configuration_has_no_paired_table(tmp_path: Path) -> None:
+    """Nothing to pair a lone configuration with."""
+    results = [result("pandora", n, n % 3 == 0) for n in range(6)]
+    assert compare_paired(results) == []
+    assert "Paired with" not in write_report(results, tmp_path, "alone").read_text()
