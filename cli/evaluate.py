@@ -119,7 +119,10 @@ def eval_command(
             max_seconds=max_seconds,
         )
     asked = {example.id for example in examples}
-    results = [r for r in results if r.id in asked and r.configuration in names]
+    kept = [r for r in results if r.id in asked and r.configuration in names]
+    # A resumed run's file holds its configurations in the order they were first
+    # run; the report follows the order asked, and pairs the others with the first.
+    results = sorted(kept, key=lambda r: names.index(r.configuration))
     answered = len({r.id for r in results})
     partial = len(results) < total
     title = f"{task} ({len(examples)} questions, seed {seed})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -261,3 +262,28 @@ def test_eval_stopped_by_max_seconds_reports_what_it_has_and_resumes(
     assert (rest.json["answered"], rest.json["stopped_by"]) == (4, None)
     assert len(fake.requests) == calls + 3
     assert len(results.read_text().splitlines()) == 4
+
+
+def test_the_report_follows_the_order_of_the_configurations_asked(
+    datasets: Path, tmp_path: Path
+) -> None:
+    """An earlier run of text-to-sql put its results first in the file; the
+    report still lists pandora, the first configuration asked, first and
+    pairs text-to-sql with it."""
+    output = tmp_path / "run"
+    arguments = ["eval", str(datasets / "spider"), "--task", "spider", "--sample", "2"]
+    arguments += ["--attempts", "1", "--output", str(output), "--json"]
+    with fake_openai_server(reply) as fake:
+        environment = fake_environment(fake.base_url)
+        earlier = run_pandora(*arguments, "--config", "text-to-sql", env=environment)
+        assert earlier.exit_code == 0, earlier.stderr
+        both = run_pandora(
+            *arguments, "--config", "pandora", "--config", "text-to-sql", env=environment
+        )
+        assert both.exit_code == 0, both.stderr
+    lines = (output / "results.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["configuration"] == "text-to-sql"
+    report = (output / "report.md").read_text()
+    assert report.index("| pandora |") < report.index("| text-to-sql |")
+    assert "Paired with pandora on the questions both answered" in report
+    assert re.search(r"\| text-to-sql \| 2 \| \d \| \d \| \d \| [01]\.\d{3} \|", report)
