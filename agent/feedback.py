@@ -47,7 +47,13 @@ SQL_CLAUSE_START = re.compile(
 FILE_READING = re.compile(r"'(read_\w+|open)'")
 TEXT_ARITHMETIC = re.compile(r"string dtype|could not convert string|operand type|str(ing)? and")
 NUMERIC_TEXT_SHARE = 0.8
-COUNT_QUESTION = re.compile(r"^\s*how many\b", re.IGNORECASE)
+COUNT_QUESTION = re.compile(
+    r"^\s*(how many\b|count\b|(what is|what's|find|show|return|give|tell me|list)( me)?"
+    r" the (total )?number of\b)",
+    re.IGNORECASE,
+)
+"""Questions whose answer is one count unless they group ("Count the number of
+dogs", "What is the total number of districts?", "How many albums?")."""
 GROUPING_WORDS = re.compile(r"\b(each|per|every|by)\b", re.IGNORECASE)
 WIDE_RESULT_COLUMNS = 5
 WHOLE_ROWS_WORDS = re.compile(
@@ -350,7 +356,7 @@ def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None
         )
     if COUNT_QUESTION.search(question) and not GROUPING_WORDS.search(question) and total > 1:
         return (
-            f"The question asks how many, but the result has {total} rows: "
+            f"The question asks for a count, but the result has {total} rows: "
             "return the count as a single number."
         )
     if len(attempt.columns) >= WIDE_RESULT_COLUMNS and not WHOLE_ROWS_WORDS.search(question):

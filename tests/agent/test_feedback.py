@@ -124,6 +124,35 @@ def test_many_rows_for_how_many_is_flagged_unless_grouped(boxes):
     assert grouped.feedback is None and grouped.has_rows
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Count the number of dogs that went through a treatment.",
+        "What is the number of cars with over 6 cylinders?",
+        "Find the number of orchestras whose record format is CD.",
+        "what is the total number of districts?",
+        "Count the albums.",
+    ],
+)
+def test_count_questions_not_starting_with_how_many_are_flagged_too(boxes, question):
+    """Spider and WikiTableQuestions ask for counts in these words as often as
+    with "how many"; a list answering them is as wrong."""
+    verdict = judge(ran([["a"], ["b"], ["c"]], ["x"]), question, boxes, [])
+    assert verdict.feedback.startswith("The question asks for a count, but the result has 3 rows")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Count the number of dogs of each breed.",
+        "What is the phone number of the owner?",
+        "Which countries have the largest number of car makers?",
+    ],
+)
+def test_grouped_counts_and_other_numbers_are_not_taken_for_one_count(boxes, question):
+    assert judge(ran([["a"], ["b"], ["c"]], ["x"]), question, boxes, []).feedback is None
+
+
 def test_whole_rows_for_a_question_about_one_field_are_flagged(boxes):
     columns = ["track_id", "title", "album_id", "seconds", "price"]
     rows = [[1, "Intro", 1, 61, 0.99]]
