@@ -205,7 +205,9 @@ def test_model_serve_keeps_one_warm_that_ask_reuses(tmp_path, memory_home):
         **os.environ,
         "PANDORA_MODEL_DIR": os.environ.get("PANDORA_MODEL_DIR") or str(tmp_path / "models"),
     }
-    for variable in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "PANDORA_MODEL"):
+    # The suite's 20 s fake-LLM timeout goes too: `pandora ask` gets the local
+    # model's own (1800 s), which a CPU shared with other work needs.
+    for variable in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "PANDORA_MODEL", "PANDORA_LLM_TIMEOUT"):
         environment.pop(variable, None)
     serve = subprocess.Popen(
         [sys.executable, "-m", "cli", "model", "serve", "--json"],
