@@ -122,6 +122,7 @@ def run_evaluation(
     example is started once that long has passed (one started is finished under
     every configuration, so they stay comparable); a rerun resumes from there."""
     deadline = None if max_seconds is None else time.monotonic() + max_seconds
+    version = code_version()  # the code imported now, whatever is committed during the run
     folder.mkdir(parents=True, exist_ok=True)
     results = read_results(folder)
     done = {(result.configuration, result.id) for result in results}
@@ -139,7 +140,9 @@ def run_evaluation(
                     continue
                 if example.id not in golds:
                     golds[example.id] = gold_rows(example, cache)
-                result = answer_one(example, configuration, golds[example.id], cache, base_context)
+                result = answer_one(
+                    example, configuration, golds[example.id], cache, base_context, version
+                )
                 output.write(result.model_dump_json() + "\n")
                 output.flush()
                 results.append(result)
@@ -171,8 +174,10 @@ def answer_one(
     gold: list[list[Any]],
     cache: WorkspaceCache,
     base_context: AgentContext,
+    version: str,
 ) -> ItemResult:
-    """Ask the agent one question under one configuration and score the answer."""
+    """Ask the agent one question under one configuration and score the answer;
+    `version` is the code that answers (see `code_version`)."""
     workspace = cache.open(example.sources, example_plugin(example))
     started = time.monotonic()
     try:
@@ -213,5 +218,5 @@ def answer_one(
         completion_tokens=answer.completion_tokens,
         seconds=round(seconds, 3),
         steps=attempt_steps(answer.trace),
-        code_version=code_version(),
+        code_version=version,
     )

@@ -3,18 +3,23 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agent.answer import TraceEvent
+from agent.context import AgentContext
+from evaluation import runner
 from evaluation.code_version import code_version
 from evaluation.configurations import CONFIGURATIONS, applicable
 from evaluation.datasets import read_dataset
 from evaluation.datasets.example import Example
-from evaluation.runner import attempt_steps
+from evaluation.runner import attempt_steps, run_evaluation
 from evaluation.scoring import error_category
 from evaluation.selection import (
     only_databases,
@@ -287,3 +292,25 @@ def test_the_report_follows_the_order_of_the_configurations_asked(
     assert report.index("| pandora |") < report.index("| text-to-sql |")
     assert "Paired with pandora on the questions both answered" in report
     assert re.search(r"\| text-to-sql \| 2 \| \d \| \d \| \d \| [01]\.\d{3} \|", report)
+
+
+def test_results_record_the_version_of_the_code_that_started_the_run(
+    datasets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit made while a run goes on does not relabel its answers: the
+    checkout's version is asked for once, when the run starts, here by a
+    checkout that reports a new commit every time it is asked (in-process
+    run against the fake OpenAI-compatible server)."""
+    commits = itertools.count()
+    monkeypatch.setattr(runner, "code_version", lambda: f"commit-{next(commits)}")
+    examples = read_dataset("spider", datasets / "spider")[:2]
+    with fake_openai_server(reply) as fake:
+        for name, value in fake_environment(fake.base_url).items():
+            monkeypatch.setenv(name, value)
+        results = run_evaluation(
+            examples,
+            [CONFIGURATIONS["pandora"], CONFIGURATIONS["direct-answer"]],
+            tmp_path / "run",
+            AgentContext(max_attempts=1),
+        )
+    assert [result.code_version for result in results] == ["commit-0"] * 4
