@@ -182,9 +182,14 @@ def _paired_table(comparisons: list[PairedComparison]) -> list[str]:
     for c in comparisons:
         lines.append(
             f"| {c.configuration} | {c.questions} | {c.both_right} | "
-            f"{c.only_reference_right} | {c.only_this_right} | {c.sign_test_p:.3f} |"
+            f"{c.only_reference_right} | {c.only_this_right} | {_p_value(c.sign_test_p)} |"
         )
     return lines
+
+
+def _p_value(p: float) -> str:
+    """Three decimals, except that a p too small for them reads "< 0.001", not "0.000"."""
+    return "< 0.001" if p < 0.0005 else f"{p:.3f}"
 
 
 def _code_versions(results: Sequence[ItemResult]) -> str:

@@ -59,6 +59,16 @@ def test_configurations_are_paired_with_the_first_on_the_questions_both_answered
     assert "only pandora right" in text
 
 
+def test_a_very_small_sign_test_p_is_not_printed_as_zero(tmp_path: Path) -> None:
+    """32 questions only the other gets right, none only the reference: p is 4.7e-10."""
+    results = [result("pandora", n, False) for n in range(32)]
+    results += [result("direct-answer", n, True) for n in range(32)]
+    (comparison,) = compare_paired(results)
+    assert 0 < comparison.sign_test_p < 1e-9
+    text = write_report(results, tmp_path, "lopsided").read_text(encoding="utf-8")
+    assert "| direct-answer | 32 | 0 | 0 | 32 | < 0.001 |" in text
+
+
 def test_one_configuration_has_no_paired_table(tmp_path: Path) -> None:
     """Nothing to pair a lone configuration with."""
     results = [result("pandora", n, n % 3 == 0) for n in range(6)]
