@@ -3,7 +3,7 @@ the node events of its trace."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
@@ -13,6 +13,27 @@ class AnswerError(BaseModel):
 
     type: str
     message: str
+
+
+class Candidate(BaseModel):
+    """One candidate program of a question and what it gave: the vote counts
+    candidates whose results are equal (`agent.voting`).
+
+    `origin` is `greedy` (a route's first program, temperature 0), `sample`
+    (a later one, at a temperature), `cache` (the program cache) or `direct`
+    (the no-code baseline's answer). `flagged` says the result ran but looked
+    wrong to execution guidance (no rows, a shape the question contradicts):
+    such a result counts half a vote.
+    """
+
+    representation: str
+    code: str = ""
+    origin: Literal["greedy", "sample", "cache", "direct"] = "greedy"
+    result: list[list[JsonValue]] | None = None
+    columns: list[str] = Field(default_factory=list)
+    error: AnswerError | None = None
+    flagged: bool = False
+    reasoning: str = ""
 
 
 class TraceEvent(BaseModel):
@@ -36,7 +57,9 @@ class Answer(BaseModel):
     `answer` holds rows of JSON values (numbers stay numbers, missing is
     null) named by `columns`; `soft` marks a KG2Code answer read from the
     code's last comment because no code ran; `error` is set when there is no
-    answer at all.
+    answer at all. `candidates` are the programs written for the question;
+    `votes` is how many of them gave the answer, and `agreement` that share
+    of the candidates that ran (None when none ran): the answer's confidence.
     """
 
     answer: list[list[JsonValue]] = Field(default_factory=list)
@@ -50,6 +73,9 @@ class Answer(BaseModel):
     completion_tokens: int = 0
     soft: bool = False
     error: AnswerError | None = None
+    candidates: list[Candidate] = Field(default_factory=list)
+    votes: int = 0
+    agreement: float | None = None
     trace: list[TraceEvent] = Field(default_factory=list)
 
 

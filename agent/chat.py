@@ -34,22 +34,35 @@ class Reply:
 
 
 def complete(
-    model: BaseChatModel, messages: list[dict[str, str]], reply_schema: dict[str, Any]
+    model: BaseChatModel,
+    messages: list[dict[str, str]],
+    reply_schema: dict[str, Any] | None,
+    temperature: float = 0.0,
+    seed: int | None = None,
 ) -> Reply:
     """Ask `model` for one completion of `messages`.
 
-    OpenAI-compatible servers are asked for JSON that follows `reply_schema`
-    (`response_format` `json_schema`); a server that refuses it (HTTP 400) is
-    remembered and asked in plain text from then on. Any other failure after
-    the client's own retries raises `LLMCallError`.
+    With a `reply_schema`, OpenAI-compatible servers are asked for JSON that
+    follows it (`response_format` `json_schema`); a server that refuses it
+    (HTTP 400) is remembered and asked in plain text from then on. Without
+    one the reply is plain text. `temperature` above 0 samples (a `seed`
+    makes the sample repeatable where the server honours it). Any other
+    failure after the client's own retries raises `LLMCallError`.
     """
     import openai
 
     server = _server_key(model)
+    sampling = _sampling(temperature, seed) if server is not None else {}
     try:
-        if server is not None and server not in _servers_refusing_json_schema:
+        if (
+            reply_schema is not None
+            and server is not None
+            and server not in _servers_refusing_json_schema
+        ):
             try:
-                return _reply(model.invoke(messages, response_format=_json_schema(reply_schema)))
+                return _reply(
+                    model.invoke(messages, response_format=_json_schema(reply_schema), **sampling)
+                )
             except openai.LengthFinishReasonError as error:
                 return _cut_reply(error)
             except openai.BadRequestError as error:
@@ -57,7 +70,7 @@ def complete(
                     raise
                 with _lock:
                     _servers_refusing_json_schema.add(server)
-        return _reply(model.invoke(messages))
+        return _reply(model.invoke(messages, **sampling))
     except openai.APITimeoutError as error:
         raise LLMCallError("LLMTimeout", f"the LLM did not answer in time: {error}") from None
     except openai.APIError as error:
@@ -72,6 +85,13 @@ def _server_key(model: BaseChatModel) -> str | None:
     if not hasattr(model, "openai_api_base"):
         return None
     return f"{base_url}|{name}"
+
+
+def _sampling(temperature: float, seed: int | None) -> dict[str, Any]:
+    """The request's sampling arguments (the client's own are greedy)."""
+    if temperature <= 0:
+        return {}
+    return {"temperature": temperature, **({"seed": seed} if seed is not None else {})}
 
 
 def _json_schema(schema: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from agent.model_defaults import ModelDefaults, ReplyFormat, defaults_for
+
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
@@ -15,14 +17,15 @@ if TYPE_CHECKING:
     from memory import DemonstrationStore
     from plugins import Workspace
 
-DEFAULT_DEMONSTRATIONS = 10
-LOCAL_MODEL_DEMONSTRATIONS = 3
 RetrievalMode = Literal["cross", "same", "random", "none"]
 
 
 @dataclass
 class AgentContext:
-    """How the agent runs; the defaults are the Pandora paper's (K=10, L=3).
+    """How the agent runs. Settings left at None take the defaults of the
+    model in use (`agent.model_defaults`): the Pandora paper's method (K=10,
+    pandas, one program, L=3) for hosted models, the measured ones for the
+    local model.
 
     Ablations of the paper: `execution_guidance=False` stops after the first
     program whatever happened; `retrieval` chooses demonstrations across tasks
@@ -32,13 +35,30 @@ class AgentContext:
     """
 
     demonstrations: int | None = None
-    """K: demonstrations shown in the prompt; None: 10, or 3 for the local
-    1.5B model (measured in docs/agent.md)."""
+    """K: demonstrations shown in the prompt."""
     max_attempts: int = 3
-    """L: programs tried per question, the first one included."""
+    """L: programs tried per candidate, the first one included."""
     representation: str | None = None
-    """A registered representation (pandas, networkx, sql, or a plugin's);
-    None lets the plan choose per source."""
+    """A registered representation (pandas, networkx, sql, or a plugin's):
+    every candidate is written in it. None lets the plan choose the routes."""
+    candidates: int | None = None
+    """Most candidate programs per question; their results are grouped by
+    value and the largest group answers (1: no voting)."""
+    routes: tuple[str, ...] | None = None
+    """Representations candidates are written in, by prior (ties go to the
+    first); those that cannot show the sources are skipped."""
+    reply_format: ReplyFormat | None = None
+    """`json` (one JSON object) or `fenced` (reasoning, then a fenced block)."""
+    example_values: int | None = None
+    """Example values per field (rows per table in SQL) shown in the schema;
+    0 shows structure only (for sensitive data)."""
+    sample_temperature: float = 0.7
+    """Temperature of candidates after each route's first (greedy) one."""
+    stop_votes: float = 2.0
+    """Stop writing candidates once one result has this many votes."""
+    repair: bool = True
+    """Replace an unknown name in a failed program by the one nearest name of
+    the schema, and rerun it with no LLM call, before asking the LLM again."""
     hops: int = 2
     """Hops of the KG subgraph around the question's entities."""
     retrieval: RetrievalMode = "cross"
@@ -76,13 +96,41 @@ class AgentContext:
             raise BadInputError(
                 f"unknown retrieval mode {self.retrieval!r}; use cross, same, random or none"
             )
+        if self.candidates is not None and self.candidates < 1:
+            raise BadInputError(f"candidates must be at least 1, got {self.candidates}")
+        if self.reply_format not in (None, "json", "fenced"):
+            raise BadInputError(f"unknown reply format {self.reply_format!r}; use json or fenced")
+        for route in self.routes or ():
+            get_registry().representation(route)
+
+    def model_defaults(self) -> ModelDefaults:
+        """The defaults of the chat model in use."""
+        return defaults_for(getattr(self.chat_model, "model_name", None))
 
     def demonstration_count(self) -> int:
         """K for this run: as set, else the default of the model in use."""
-        if self.demonstrations is not None:
-            return self.demonstrations
-        from agent.llm import LOCAL_MODEL_NAME
+        if self.direct_answer:
+            return 0
+        chosen = self.demonstrations
+        return self.model_defaults().demonstrations if chosen is None else chosen
 
-        if getattr(self.chat_model, "model_name", None) == LOCAL_MODEL_NAME:
-            return LOCAL_MODEL_DEMONSTRATIONS
-        return DEFAULT_DEMONSTRATIONS
+    def candidate_count(self) -> int:
+        """Most candidates for this run (one for a direct answer)."""
+        if self.direct_answer:
+            return 1
+        return self.model_defaults().candidates if self.candidates is None else self.candidates
+
+    def route_preference(self) -> tuple[str, ...]:
+        """Representations to write candidates in, by prior."""
+        if self.representation is not None:
+            return (self.representation,)
+        return self.routes or self.model_defaults().routes
+
+    def reply_format_in_use(self) -> ReplyFormat:
+        """How the LLM is asked to reply."""
+        return self.reply_format or self.model_defaults().reply_format
+
+    def example_value_count(self) -> int:
+        """Example values per field shown in the schema."""
+        chosen = self.example_values
+        return self.model_defaults().example_values if chosen is None else chosen

@@ -1,12 +1,17 @@
 """The agent's LangGraph state machine:
 
-    plan -> retrieve_demonstrations -> generate_code -> execute -> reflect
-    reflect -> generate_code (feedback) | END
+    plan -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
+    execute -> repair -> execute      (a failed name fixed with no LLM call)
+    reflect -> generate_code          (execution feedback: a corrected program)
+    vote -> retrieve_demonstrations   (the next candidate) | END
 
-plan jumps straight to execute when the program cache holds the question;
-generate_code goes to reflect when the reply holds no code (and ends the run
-when the LLM does not answer); reflect goes back to retrieve_demonstrations
-when a cached program failed.
+Each candidate is a chain of attempts (a program and its corrections) in one
+route (a representation); vote groups the finished candidates' results and
+either answers or starts the next candidate. plan jumps straight to execute
+when the program cache holds the question; generate_code goes to reflect
+when the reply holds no code, and to vote when the LLM does not answer;
+reflect goes back to retrieve_demonstrations when a cached program failed.
+With one candidate and one route this is the Pandora paper's loop.
 """
 
 from __future__ import annotations
@@ -21,10 +26,15 @@ from agent.nodes import (
     generate_code,
     plan,
     reflect,
+    repair,
     retrieve_demonstrations,
+    route_after_execute,
     route_after_generate,
     route_after_plan,
     route_after_reflect,
+    route_after_repair,
+    route_after_vote,
+    vote,
 )
 from agent.state import AgentInput, AgentOutput, AgentState
 
@@ -40,13 +50,17 @@ def build_graph(checkpointer: Any = None) -> Any:
     builder.add_node("retrieve_demonstrations", retrieve_demonstrations)
     builder.add_node("generate_code", generate_code)
     builder.add_node("execute", execute)
+    builder.add_node("repair", repair)
     builder.add_node("reflect", reflect)
+    builder.add_node("vote", vote)
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", route_after_plan)
     builder.add_edge("retrieve_demonstrations", "generate_code")
     builder.add_conditional_edges("generate_code", route_after_generate)
-    builder.add_edge("execute", "reflect")
+    builder.add_conditional_edges("execute", route_after_execute)
+    builder.add_conditional_edges("repair", route_after_repair)
     builder.add_conditional_edges("reflect", route_after_reflect)
+    builder.add_conditional_edges("vote", route_after_vote)
     return builder.compile(checkpointer=checkpointer, name="pandora")
 
 

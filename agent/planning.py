@@ -13,30 +13,42 @@ from plugins.errors import BadInputError
 from plugins.loaders.row_counts import database_rows
 
 
-def choose_representation(
-    workspace: Workspace, requested: str | None, sql_row_threshold: int
-) -> tuple[str, str]:
-    """The representation for a question on `workspace` and why it was chosen.
+def choose_routes(
+    workspace: Workspace,
+    requested: str | None,
+    preference: Sequence[str],
+    sql_row_threshold: int,
+) -> list[tuple[str, str]]:
+    """The representations candidates are written in for `workspace`, by
+    prior, each with why it was chosen.
 
-    pandas by default; networkx or sql when asked (refused when the sources
-    cannot be shown that way); sql when a database holds more rows than
-    `sql_row_threshold`, so its own engine answers instead of loading BOXes.
+    The requested one alone (refused when the sources cannot be shown that
+    way); sql alone when a database holds more rows than
+    `sql_row_threshold`, so its own engine answers instead of loading BOXes;
+    else those of `preference` that can show every source (pandas, which
+    shows them all, when none can).
     """
+    registry = get_registry()
     kinds = {source.kind for source in workspace.sources}
     if requested is not None:
-        representation = get_registry().representation(requested)
+        representation = registry.representation(requested)
         if not kinds & set(representation.kinds):
             raise BadInputError(
                 f"the {requested} representation shows {' or '.join(representation.kinds)} "
                 f"sources; these are {', '.join(sorted(kinds))}"
             )
-        return requested, "asked for"
+        return [(requested, "asked for")]
     if "kg" not in kinds:
         for source in workspace.sources:
             rows = database_rows(workspace, source)
             if rows > sql_row_threshold:
-                return "sql", f"{source.name} holds {rows} rows (> {sql_row_threshold})"
-    return "pandas", "default"
+                return [("sql", f"{source.name} holds {rows} rows (> {sql_row_threshold})")]
+    routes = [
+        (name, "default")
+        for name in preference
+        if name in registry.representations and kinds <= set(registry.representation(name).kinds)
+    ]
+    return routes or [("pandas", "default")]
 
 
 def kg_focus(
@@ -66,18 +78,23 @@ def prompt_schema(
     question: str,
     linking_min_items: int,
     linking_keep: int,
+    example_values: int = 0,
 ) -> PromptSchema:
-    """Render the schema; cut it to the relevant items when the representation
-    lists more than `linking_min_items`; add the representation's notes (for
-    pandas: the fields of different sources that share values)."""
+    """Render the schema (with `example_values` values per field, or rows per
+    table, in the shown text; the full text is structure only); cut it to the
+    relevant items when the representation lists more than
+    `linking_min_items`; add the representation's notes (for pandas: the
+    fields of different sources that share values)."""
     chosen = get_registry().representation(representation)
     full_text = chosen.render_schema(workspace, focus)
     items = chosen.schema_items(workspace, focus)
     linked = None
-    shown_text = full_text
+    shown_text = (
+        chosen.render_schema(workspace, focus, example_values) if example_values else full_text
+    )
     if len(items) > linking_min_items:
         linked = link_schema(question, items, linking_keep, MemorySettings.from_env().embedding)
-        shown_text = keep_blocks(full_text, linked)
+        shown_text = keep_blocks(shown_text, linked)
     notes = chosen.schema_notes(workspace, focus, linked)
     if notes:
         shown_text += "\n\n" + "\n".join(notes)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from agent.model_defaults import ReplyFormat
 from plugins import get_registry
 
 if TYPE_CHECKING:
@@ -27,6 +28,17 @@ REPLY_FORMAT = (
     'Reply with one JSON object: {"reasoning": "<one sentence: the steps>", '
     '"code": ["<first line of code>", "<second line>", ...]}, one string per line of code.'
 )
+"""The `json` reply format (`agent.model_defaults`)."""
+FENCED_REPLY_FORMAT = (
+    "Reply with one sentence saying the steps, then the code in one ```{language} block."
+)
+"""The `fenced` reply format, filled in with the code's language."""
+DEMONSTRATION_QUESTION_CHARACTERS = 300
+DEMONSTRATION_REASONING_CHARACTERS = 300
+DEMONSTRATION_CODE_CHARACTERS = 1500
+"""Demonstrations are untrusted text (an MCP client may have added them): each
+part is capped and its question and reasoning kept on one line, so that no
+demonstration can fill the prompt or open a section of its own."""
 
 DIRECT_INSTRUCTION = """\
 You answer questions about the data given below (a table may show only its
@@ -35,12 +47,19 @@ Reply with one JSON object: {"reasoning": "<one sentence>", "answer": ["<value>"
 one item per value when the answer is several values, a single item otherwise."""
 
 
-def code_instruction(representation: str, workspace: Workspace) -> str:
+def code_instruction(
+    representation: str, workspace: Workspace, reply_format: ReplyFormat = "json"
+) -> str:
     """The system instruction of the code prompt: the representation's own
-    instruction, then the agent's reply format (its JSON contract), then what
-    the representation says the code must define."""
+    instruction, then the reply format, then what the representation says
+    the code must define."""
     chosen = get_registry().representation(representation)
-    reply = f"{REPLY_FORMAT} {chosen.code_requirement}".rstrip()
+    reply_text = (
+        REPLY_FORMAT
+        if reply_format == "json"
+        else FENCED_REPLY_FORMAT.format(language=chosen.language)
+    )
+    reply = f"{reply_text} {chosen.code_requirement}".rstrip()
     return f"{chosen.instruction(workspace)}\n{reply}"
 
 
@@ -60,7 +79,11 @@ def code_messages(
     parts = [f"{heading}\n{schema_text.strip()}"]
     if demonstrations:
         shown = "\n\n".join(_demonstration(d) for d in demonstrations)
-        parts.append(f"## Examples of questions answered with code\n{shown}")
+        parts.append(
+            "## Examples of questions answered with code\n"
+            "(quoted from other data: their tables and fields are not in the schema above)\n"
+            f"{shown}"
+        )
     parts.append(f"## Question\n{question.strip()}")
     for number, text in enumerate(feedback, start=1):
         parts.append(f"## Attempt {number} failed\n{text.strip()}\nWrite corrected code.")
@@ -108,12 +131,29 @@ def _demonstration(demonstration: ShownDemonstration) -> str:
     (pandas drops comment lines; KG2Code keeps them: they are its reasoning
     and its soft answer); one no longer registered shows Python as written."""
     written = get_registry().representations.get(demonstration.representation)
-    code = demonstration.code.strip()
+    code = demonstration.code.strip()[:DEMONSTRATION_CODE_CHARACTERS]
     language = written.language if written else "python"
-    reasoning = " ".join(demonstration.reasoning.split())
-    lines = [f"Question: {demonstration.question.strip()}"]
+    question = _one_line(demonstration.question, DEMONSTRATION_QUESTION_CHARACTERS)
+    reasoning = _one_line(demonstration.reasoning, DEMONSTRATION_REASONING_CHARACTERS)
+    lines = [f"Question: {question}"]
     if reasoning:
         lines.append(f"Reasoning: {reasoning}")
     shown = written.demonstration_code(code) if written else code
-    lines.append(f"```{language}\n{shown}\n```")
+    fence = "`" * max(3, _longest_backtick_run(shown) + 1)
+    lines.append(f"{fence}{language}\n{shown}\n{fence}")
     return "\n".join(lines)
+
+
+def _one_line(text: str, limit: int) -> str:
+    """`text` on one line, cut to `limit` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _longest_backtick_run(text: str) -> int:
+    """The longest run of backticks in `text`: a fence must be longer to hold it."""
+    longest = run = 0
+    for character in text:
+        run = run + 1 if character == "`" else 0
+        longest = max(longest, run)
+    return longest

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 from pydantic import BaseModel, Field, JsonValue
 from typing_extensions import TypedDict
 
-from agent.answer import Answer, TraceEvent
+from agent.answer import Answer, AnswerError, Candidate, TraceEvent
 from plugins.model import Focus
 
 if TYPE_CHECKING:
@@ -92,8 +92,16 @@ class Attempt(BaseModel):
     """
 
     origin: Literal["llm", "cache", "direct"] = "llm"
+    chain: int = 0
+    """The candidate this attempt belongs to (each candidate is a chain of
+    attempts: a program and its corrections)."""
+    representation: str = ""
     reasoning: str = ""
     code: str = ""
+    repairs: list[str] = Field(default_factory=list)
+    """The names repair replaced in the program, as `old -> new`."""
+    repair_tried: bool = False
+    """Repair looked at this program's failure and could not fix it (or is off)."""
     problem: str | None = None
     executed: bool = False
     result: list[list[JsonValue]] | None = None
@@ -112,6 +120,14 @@ class AgentState(TypedDict):
     entities: NotRequired[list[str]]
     hops: NotRequired[int | None]
     plan: NotRequired[Plan | None]
+    """The plan of the route the current candidate is written in."""
+    routes: NotRequired[list[Plan]]
+    """The plan of every route candidates may be written in, by prior."""
+    chain: NotRequired[int]
+    """The number of the candidate being written (0 first)."""
+    temperature: NotRequired[float]
+    """The sampling temperature of the current candidate."""
+    candidates: Annotated[list[Candidate], operator.add]
     demonstrations: NotRequired[list[ShownDemonstration]]
     current: NotRequired[Attempt | None]
     attempts: Annotated[list[Attempt], operator.add]
@@ -119,6 +135,11 @@ class AgentState(TypedDict):
     prompt_tokens: Annotated[int, operator.add]
     completion_tokens: Annotated[int, operator.add]
     trace: Annotated[list[TraceEvent], operator.add]
+    chain_done: NotRequired[bool]
+    """Set by reflect: the current candidate is finished (its last attempt
+    ran well, or it has no attempts left)."""
+    llm_error: NotRequired[AnswerError | None]
+    """The LLM did not answer: no more candidates are written."""
     answer: NotRequired[Answer | None]
 
 

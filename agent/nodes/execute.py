@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -17,11 +17,23 @@ SHOWN_ROWS = 5
 
 def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Run the current program through `plugins.executor.execute` and record
-    its rows or its error."""
+    its rows or its error. A program the question already ran (a sample
+    identical to an earlier candidate, a correction that changes nothing)
+    is not run again: its earlier outcome is copied."""
     context = context_of(runtime)
     plan = state["plan"]
     current = state["current"]
     assert plan is not None and current is not None  # generate_code or the cache set them
+    earlier = _earlier_run(state, current.code, plan.representation)
+    if earlier is not None:
+        copied = current.model_copy(
+            update={
+                field: getattr(earlier, field)
+                for field in ("executed", "result", "columns", "total_rows", "error")
+            }
+        )
+        trace = emit(runtime, "execute", "same_program", origin=current.origin)
+        return {"current": copied, "trace": trace}
     workspace = workspace_of(state["sources"], context.workspace)
     run = execute_in_sandbox(
         current.code,
@@ -56,3 +68,21 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
         elapsed_ms=round(run.elapsed_ms, 1),
     )
     return {"current": executed, "trace": trace}
+
+
+def route_after_execute(state: AgentState) -> Literal["repair", "reflect"]:
+    """A program that failed on a name goes to repair (when repair is on and
+    it has not given up on this program); everything else to reflect."""
+    current = state["current"]
+    assert current is not None
+    if current.error is not None and current.origin == "llm" and not current.repair_tried:
+        return "repair"
+    return "reflect"
+
+
+def _earlier_run(state: AgentState, code: str, representation: str) -> Any:
+    """The executed attempt of this question with the same program, if any."""
+    for attempt in state["attempts"]:
+        if attempt.executed and attempt.code == code and attempt.representation == representation:
+            return attempt
+    return None

@@ -6,12 +6,13 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from agent.answer import Answer, AnswerError
+from agent.answer import AnswerError
 from agent.chat import LLMCallError, complete
 from agent.context import AgentContext
 from agent.data_text import boxes_as_text
 from agent.events import context_of, emit
 from agent.llm import configured_chat_model
+from agent.model_defaults import ReplyFormat
 from agent.parsing import (
     DIRECT_ANSWER_SCHEMA,
     REPLY_SCHEMA,
@@ -32,6 +33,9 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
     context = context_of(runtime)
     plan = state["plan"]
     assert plan is not None  # plan always runs first
+    chain = state.get("chain", 0)
+    temperature = state.get("temperature", 0.0)
+    reply_schema: dict[str, Any] | None
     if context.direct_answer:
         messages = direct_answer_messages(
             data_text=_data_text(state, context), question=state["question"]
@@ -44,26 +48,31 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
             schema_text=plan.schema_text,
             demonstrations=state.get("demonstrations") or [],
             question=state["question"],
-            feedback=[a.feedback for a in state["attempts"] if a.origin == "llm" and a.feedback],
+            feedback=[
+                attempt.feedback
+                for attempt in state["attempts"]
+                if attempt.origin == "llm" and attempt.chain == chain and attempt.feedback
+            ],
         )
-        reply_schema = REPLY_SCHEMA
+        reply_schema = REPLY_SCHEMA if context.reply_format_in_use() == "json" else None
     model = context.chat_model or configured_chat_model()
     try:
-        reply = complete(model, messages, reply_schema)
+        reply = complete(model, messages, reply_schema, temperature=temperature, seed=chain)
     except LLMCallError as error:
         trace = emit(runtime, "generate_code", "llm_error", message=str(error))
-        failure = Answer(
-            representation=plan.representation,
-            attempts=len(state["attempts"]),
-            error=AnswerError(type=error.error_type, message=str(error)),
-        )
-        return {"current": None, "answer": failure, "trace": trace}
-    attempt = _attempt(reply.text, plan.representation, context.direct_answer)
+        failure = AnswerError(type=error.error_type, message=str(error))
+        return {"current": None, "llm_error": failure, "trace": trace}
+    attempt = _attempt(
+        reply.text, plan.representation, context.direct_answer, context.reply_format_in_use()
+    ).model_copy(update={"chain": chain, "representation": plan.representation})
     trace = emit(
         runtime,
         "generate_code",
         "code",
         attempt=len([a for a in state["attempts"] if a.origin != "cache"]) + 1,
+        candidate=chain + 1,
+        representation=plan.representation,
+        temperature=temperature,
         reasoning=attempt.reasoning,
         code=attempt.code,
         problem=attempt.problem,
@@ -78,18 +87,19 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
     }
 
 
-def route_after_generate(state: AgentState) -> Literal["execute", "reflect", "__end__"]:
+def route_after_generate(state: AgentState) -> Literal["execute", "reflect", "vote"]:
     """Code runs; an unreadable reply or a direct answer goes to reflect; an
-    LLM failure ends the run."""
+    LLM failure goes to the vote, which answers with what it has."""
     current = state.get("current")
     if current is None:
-        return "__end__"
+        return "vote"
     if current.origin == "llm" and current.problem is None:
         return "execute"
     return "reflect"
 
 
-def _attempt(text: str, representation: str, direct: bool) -> Attempt:
+def _attempt(text: str, representation: str, direct: bool, reply_format: ReplyFormat) -> Attempt:
+    language = get_registry().representation(representation).language
     try:
         if direct:
             direct_reply = parse_direct_answer(text)
@@ -99,9 +109,12 @@ def _attempt(text: str, representation: str, direct: bool) -> Attempt:
                 result=[[value] for value in direct_reply.values],
                 columns=["answer"],
             )
-        parsed = parse_reply(text, get_registry().representation(representation).language)
+        parsed = parse_reply(text, language)
     except UnparsableReply as problem:
-        return Attempt(origin="direct" if direct else "llm", code="", problem=str(problem))
+        message = str(problem)
+        if reply_format == "fenced" and not direct:
+            message = f"the reply held no code: write the code in one ```{language} block"
+        return Attempt(origin="direct" if direct else "llm", code="", problem=message)
     return Attempt(reasoning=parsed.reasoning, code=parsed.code)
 
 

@@ -1,4 +1,5 @@
-"""The plan node: representation, KG focus, the schema shown, the program cache."""
+"""The plan node: the routes (representations candidates are written in), the
+KG focus, the schema each route shows, the program cache."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from langgraph.runtime import Runtime
 
 from agent.context import AgentContext
 from agent.events import context_of, emit
-from agent.planning import choose_representation, kg_focus, prompt_schema
+from agent.planning import choose_routes, kg_focus, prompt_schema
 from agent.prompts import code_instruction
 from agent.state import AgentState, Attempt, Plan
 from agent.workspaces import workspace_of
@@ -19,50 +20,73 @@ from plugins import Focus, Workspace
 
 
 def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Choose the representation, focus a KG on the question's entities, render
-    the schema (cut to the relevant BOXes when big), and look the question up in
-    the program cache."""
+    """Choose the routes, focus a KG on the question's entities, render each
+    route's schema (cut to the relevant BOXes when big), and look the
+    question up in the program cache."""
     context = context_of(runtime)
     workspace = workspace_of(state["sources"], context.workspace)
     question = state["question"]
     requested = state.get("representation") or context.representation
-    representation, why = choose_representation(workspace, requested, context.sql_row_threshold)
+    routes = choose_routes(
+        workspace, requested, context.route_preference(), context.sql_row_threshold
+    )
     hops = state.get("hops") or context.hops
     focus = kg_focus(workspace, question, state.get("entities") or (), hops)
-    schema = prompt_schema(
-        workspace,
-        representation,
-        focus,
-        question,
-        context.schema_linking_min_boxes,
-        context.schema_linking_keep,
-    )
-    decided = Plan(
-        representation=representation,
-        kind=workspace_kind(workspace),
-        schema_text=schema.shown_text,
-        schema_fingerprint=schema_fingerprint(schema.full_text),
-        focus_entities=None if focus is None else list(focus.entities),
-        topic_entities=[] if focus is None else _topic_entities(workspace, focus),
-        hops=hops,
-        instruction=code_instruction(representation, workspace),
-        linked_boxes=schema.linked,
-    )
+    kind = workspace_kind(workspace)
+    topic_entities = [] if focus is None else _topic_entities(workspace, focus)
+    plans = []
+    for representation, _ in routes:
+        schema = prompt_schema(
+            workspace,
+            representation,
+            focus,
+            question,
+            context.schema_linking_min_boxes,
+            context.schema_linking_keep,
+            context.example_value_count(),
+        )
+        plans.append(
+            Plan(
+                representation=representation,
+                kind=kind,
+                schema_text=schema.shown_text,
+                schema_fingerprint=schema_fingerprint(schema.full_text),
+                focus_entities=None if focus is None else list(focus.entities),
+                topic_entities=topic_entities,
+                hops=hops,
+                instruction=code_instruction(
+                    representation, workspace, context.reply_format_in_use()
+                ),
+                linked_boxes=schema.linked,
+            )
+        )
     trace = emit(
         runtime,
         "plan",
         "plan",
-        representation=representation,
-        why=why,
-        kind=decided.kind,
-        topic_entities=decided.topic_entities,
-        linked_boxes=schema.linked,
-        schema_characters=len(schema.shown_text),
+        representation=plans[0].representation,
+        routes=[plan.representation for plan in plans],
+        why=routes[0][1],
+        kind=kind,
+        topic_entities=topic_entities,
+        linked_boxes=plans[0].linked_boxes,
+        schema_characters=len(plans[0].schema_text),
     )
-    cached = _cached_attempt(question, decided, context)
-    if cached is not None:
-        trace += emit(runtime, "plan", "program_cache", code=cached.code)
-    return {"plan": decided, "current": cached, "trace": trace}
+    chosen, cached = plans[0], None
+    for route in plans:
+        cached = _cached_attempt(question, route, context)
+        if cached is not None:
+            chosen = route
+            trace += emit(runtime, "plan", "program_cache", code=cached.code)
+            break
+    return {
+        "plan": chosen,
+        "routes": plans,
+        "chain": 0,
+        "temperature": 0.0,
+        "current": cached,
+        "trace": trace,
+    }
 
 
 def route_after_plan(state: AgentState) -> Literal["execute", "retrieve_demonstrations"]:
@@ -90,4 +114,9 @@ def _cached_attempt(question: str, decided: Plan, context: AgentContext) -> Atte
     )
     if demonstration is None:
         return None
-    return Attempt(origin="cache", reasoning=demonstration.reasoning, code=demonstration.code)
+    return Attempt(
+        origin="cache",
+        representation=decided.representation,
+        reasoning=demonstration.reasoning,
+        code=demonstration.code,
+    )

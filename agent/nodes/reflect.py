@@ -1,5 +1,5 @@
-"""The reflect node: accept the result, send feedback for another attempt, or
-end with the best answer there is (hard, soft, or a clear failure)."""
+"""The reflect node: judge an attempt (execution guidance), then send its
+feedback for a corrected program, or finish the candidate it belongs to."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
-from agent.answer import Answer, AnswerError, TraceEvent
+from agent.answer import AnswerError, Candidate
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.feedback import judge
-from agent.state import AgentState, Attempt, Plan
+from agent.state import AgentState, Attempt
 from agent.workspaces import workspace_of
 from plugins import get_registry
 
 
 def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Judge the current attempt (execution guidance) and decide what comes next."""
+    """Judge the current attempt and decide what comes next: a retry with
+    feedback while the candidate has attempts left, else the finished
+    candidate goes to the vote. A failed cached program hands over to the LLM."""
     context = context_of(runtime)
     plan = state["plan"]
     current = state["current"]
@@ -26,106 +28,91 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
     representation = get_registry().representation(plan.representation)
     vocabulary = representation.vocabulary(workspace, plan.focus(state["question"]))
     verdict = judge(current, state["question"], vocabulary.boxes, vocabulary.names)
-    judged = current.model_copy(update={"feedback": verdict.feedback})
-    history = [*state["attempts"], judged]
-    llm_attempts = sum(1 for attempt in history if attempt.origin != "cache")
+    feedback = verdict.feedback
+    if feedback is not None and _repeated(current, state["attempts"]):
+        feedback = "You sent the same program as an earlier attempt. " + feedback
+    judged = current.model_copy(update={"feedback": feedback})
 
-    if verdict.feedback is None or (current.origin == "direct" and verdict.has_rows):
-        trace = emit(runtime, "reflect", "answer", origin=current.origin)
-        return _finish(state, history, trace, _hard_answer(judged, plan, llm_attempts))
-    if current.origin == "cache":
-        trace = emit(runtime, "reflect", "cache_failed", feedback=verdict.feedback)
-        return {"attempts": [judged], "current": None, "trace": trace}
+    if current.origin == "cache" and feedback is not None:
+        trace = emit(runtime, "reflect", "cache_failed", feedback=feedback)
+        return {"attempts": [judged], "current": None, "chain_done": False, "trace": trace}
+    chain = [a for a in state["attempts"] if a.chain == judged.chain and a.origin == "llm"]
+    chain.append(judged)
     retry = (
-        context.execution_guidance
+        feedback is not None
+        and not (current.origin == "direct" and verdict.has_rows)
+        and context.execution_guidance
         and current.origin == "llm"
-        and llm_attempts < context.max_attempts
+        and len(chain) < context.max_attempts
     )
     if retry:
-        trace = emit(
-            runtime, "reflect", "feedback", attempt=llm_attempts, feedback=verdict.feedback
-        )
-        return {"attempts": [judged], "current": None, "trace": trace}
-    answer = _final_answer(history, plan, llm_attempts)
+        trace = emit(runtime, "reflect", "feedback", attempt=len(chain), feedback=feedback)
+        return {"attempts": [judged], "current": None, "chain_done": False, "trace": trace}
+    candidate = _candidate(judged, chain, plan.representation, state.get("temperature", 0.0))
     trace = emit(
         runtime,
         "reflect",
-        "answer" if answer.error is None else "failure",
-        soft=answer.soft,
-        error=None if answer.error is None else answer.error.message,
+        "candidate",
+        candidate=judged.chain + 1,
+        representation=candidate.representation,
+        rows=len(candidate.result or []),
+        flagged=candidate.flagged,
+        error=None if candidate.error is None else candidate.error.message,
     )
-    return _finish(state, history, trace, answer)
+    return {
+        "attempts": [judged],
+        "current": None,
+        "candidates": [candidate],
+        "chain_done": True,
+        "trace": trace,
+    }
 
 
 def route_after_reflect(
     state: AgentState,
-) -> Literal["generate_code", "retrieve_demonstrations", "__end__"]:
-    """End with an answer; after a failed cached program, fetch demonstrations;
-    otherwise write another program."""
-    if state.get("answer") is not None:
-        return "__end__"
+) -> Literal["generate_code", "retrieve_demonstrations", "vote"]:
+    """A finished candidate goes to the vote; after a failed cached program,
+    demonstrations are fetched; otherwise a corrected program is written."""
+    if state.get("chain_done"):
+        return "vote"
     if "demonstrations" not in state:
         return "retrieve_demonstrations"
     return "generate_code"
 
 
-def _finish(
-    state: AgentState, history: list[Attempt], trace: list[TraceEvent], answer: Answer
-) -> dict[str, Any]:
-    complete = answer.model_copy(
-        update={
-            "llm_calls": state["llm_calls"],
-            "prompt_tokens": state["prompt_tokens"],
-            "completion_tokens": state["completion_tokens"],
-            "trace": [*state["trace"], *trace],
-        }
-    )
-    return {"attempts": history[len(state["attempts"]) :], "answer": complete, "trace": trace}
-
-
-def _hard_answer(attempt: Attempt, plan: Plan, attempts: int) -> Answer:
-    return Answer(
-        answer=attempt.result or [],
-        columns=attempt.columns,
-        reasoning=attempt.reasoning,
-        code=attempt.code,
-        representation=plan.representation,
-        attempts=attempts,
+def _repeated(current: Attempt, attempts: list[Attempt]) -> bool:
+    """Whether an earlier attempt of the same candidate sent this very program."""
+    return any(
+        attempt.chain == current.chain and attempt.code == current.code and attempt.code
+        for attempt in attempts
     )
 
 
-def _final_answer(history: list[Attempt], plan: Plan, attempts: int) -> Answer:
-    """The last result with rows; else the soft answer the representation reads
-    in the code (KG2Code: its last comment); else the last error."""
-    for attempt in reversed(history):
-        if attempt.result:
-            return _hard_answer(attempt, plan, attempts)
-    representation = get_registry().representation(plan.representation)
-    for attempt in reversed(history):
-        soft = representation.soft_answer(attempt.code) if attempt.code else None
-        if soft:
-            return Answer(
-                answer=soft,
-                columns=["answer"],
-                reasoning=attempt.reasoning,
-                code=attempt.code,
-                representation=plan.representation,
-                attempts=attempts,
-                soft=True,
-            )
-    last = history[-1]
-    return Answer(
-        reasoning=last.reasoning,
-        code=last.code,
-        representation=plan.representation,
-        attempts=attempts,
-        error=_error_of(last),
+def _candidate(
+    judged: Attempt, chain: list[Attempt], representation: str, temperature: float
+) -> Candidate:
+    """The candidate a finished chain of attempts gives: its last attempt
+    with rows, else its last attempt."""
+    best = next((attempt for attempt in reversed(chain) if attempt.result), judged)
+    if judged.origin in ("cache", "direct"):
+        origin = judged.origin
+    else:
+        origin = "greedy" if temperature <= 0 else "sample"
+    return Candidate(
+        representation=best.representation or representation,
+        code=best.code,
+        origin=origin,
+        result=best.result if best.executed or best.origin == "direct" else None,
+        columns=best.columns,
+        error=_error_of(best),
+        flagged=best.feedback is not None,
+        reasoning=best.reasoning,
     )
 
 
-def _error_of(attempt: Attempt) -> AnswerError:
+def _error_of(attempt: Attempt) -> AnswerError | None:
     if attempt.error is not None:
         return AnswerError(type=attempt.error.type, message=attempt.error.message)
     if attempt.problem is not None:
         return AnswerError(type="UnparsableReply", message=attempt.problem)
-    return AnswerError(type="EmptyResult", message="the code ran but returned no rows")
+    return None

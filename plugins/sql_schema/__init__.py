@@ -44,7 +44,9 @@ class SqlSchemaRepresentation(RepresentationDefaults):
     """Schema-only DDL; the generated code is one read-only SQL query."""
 
     name = "sql"
-    description = "the relational schema as DDL (keys, types, no values); code is one SELECT"
+    description = (
+        "the relational schema as DDL (keys, types, optional example rows); code is one SELECT"
+    )
     kinds = ("table", "database")
     language = "sql"
     schema_heading = "## Database schema"
@@ -52,10 +54,12 @@ class SqlSchemaRepresentation(RepresentationDefaults):
     def render_schema(
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
     ) -> str:
-        """`CREATE TABLE` statements of the database or of the flat tables; never values."""
+        """`CREATE TABLE` statements of the database or of the flat tables,
+        with `values` example rows under each table (none by default)."""
+        from plugins.sql_schema.example_rows import ddl_with_example_rows
         from plugins.sql_schema.targets import workspace_sql_target
 
-        return workspace_sql_target(workspace).render_ddl()
+        return ddl_with_example_rows(workspace_sql_target(workspace), values)
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
         """SQL code is not Python: it runs through `run_query`, never in a namespace."""

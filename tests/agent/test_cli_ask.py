@@ -44,6 +44,9 @@ def test_ask_json_prints_exactly_the_answer_object(llm, pandora, examples):
         "completion_tokens",
         "soft",
         "error",
+        "candidates",
+        "votes",
+        "agreement",
         "trace",
     }
     assert answer["answer"] == music_query("SELECT COUNT(*) FROM album")
@@ -71,6 +74,7 @@ def test_ask_text_prints_rows_and_trace_streams_node_events(llm, pandora, exampl
         "[generate_code]",
         "[execute]",
         "[reflect]",
+        "[vote]",
     ]
 
 

@@ -5,6 +5,8 @@ checked against sqlite3 run on the same file."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 from typing import Any
 
@@ -38,7 +40,9 @@ def test_the_graph_has_the_design_nodes_and_edges():
         "retrieve_demonstrations",
         "generate_code",
         "execute",
+        "repair",
         "reflect",
+        "vote",
         "__end__",
     }
     assert {(edge.source, edge.target) for edge in drawn.edges} == {
@@ -48,19 +52,27 @@ def test_the_graph_has_the_design_nodes_and_edges():
         ("retrieve_demonstrations", "generate_code"),
         ("generate_code", "execute"),
         ("generate_code", "reflect"),
-        ("generate_code", "__end__"),
+        ("generate_code", "vote"),
+        ("execute", "repair"),
         ("execute", "reflect"),
+        ("repair", "execute"),
+        ("repair", "reflect"),
         ("reflect", "generate_code"),
         ("reflect", "retrieve_demonstrations"),
-        ("reflect", "__end__"),
+        ("reflect", "vote"),
+        ("vote", "retrieve_demonstrations"),
+        ("vote", "__end__"),
     }
 
 
 def test_an_error_reaches_the_second_prompt_and_the_second_program_answers(llm, context, examples):
     wrong = "result = albums.groupby('artist_id').size()"  # `albums` does not exist
+    without_repair = dataclasses.replace(context, repair=False)
     with llm(Step(fenced(wrong)), Step(as_json_reply(MOST_ALBUMS))) as server:
         answer = ask(
-            "Which artist has the most albums?", [str(examples / "music.sqlite")], context=context
+            "Which artist has the most albums?",
+            [str(examples / "music.sqlite")],
+            context=without_repair,
         )
     assert answer.error is None
     assert answer.answer == music_query(MOST_ALBUMS_SQL)
@@ -226,7 +238,8 @@ def test_events_arrive_in_node_order_as_they_happen(llm, context, examples):
         ("retrieve_demonstrations", "demonstrations"),
         ("generate_code", "code"),
         ("execute", "execution"),
-        ("reflect", "answer"),
+        ("reflect", "candidate"),
+        ("vote", "vote"),
     ]
     assert [(e.node, e.event) for e in answer.trace] == seen
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from agent import AgentContext, ask
-from agent.planning import choose_representation, prompt_schema
+from agent.planning import choose_routes, prompt_schema
 from memory.verification import build_demonstration
 from plugins import Workspace, load_source
 from plugins.errors import BadInputError
@@ -22,20 +22,28 @@ def workspace_of(*paths: Path) -> Workspace:
     return Workspace.of(load_source(str(path)) for path in paths)
 
 
-def test_pandas_by_default_and_sql_above_the_row_threshold(examples):
+def test_routes_follow_the_preference_and_sql_alone_above_the_row_threshold(examples):
     music = workspace_of(examples / "music.sqlite")
-    assert choose_representation(music, None, 1_000_000)[0] == "pandas"
-    representation, why = choose_representation(music, None, 10)
+    assert choose_routes(music, None, ("pandas",), 1_000_000) == [("pandas", "default")]
+    both = choose_routes(music, None, ("sql", "pandas"), 1_000_000)
+    assert [name for name, _ in both] == ["sql", "pandas"]
+    [(representation, why)] = choose_routes(music, None, ("pandas",), 10)
     assert representation == "sql" and "music holds 51 rows" in why
+
+
+def test_routes_skip_representations_that_cannot_show_the_sources(examples):
+    films = workspace_of(examples / "films.ttl")
+    assert choose_routes(films, None, ("sql", "pandas"), 10) == [("pandas", "default")]
+    assert choose_routes(films, None, ("sql",), 10) == [("pandas", "default")]
 
 
 def test_a_representation_the_sources_cannot_take_is_bad_input(examples):
     with pytest.raises(BadInputError, match="networkx representation shows kg"):
-        choose_representation(workspace_of(examples / "music.sqlite"), "networkx", 10)
+        choose_routes(workspace_of(examples / "music.sqlite"), "networkx", (), 10)
     with pytest.raises(BadInputError, match="sql representation shows table or database"):
-        choose_representation(workspace_of(examples / "films.ttl"), "sql", 10)
+        choose_routes(workspace_of(examples / "films.ttl"), "sql", (), 10)
     mixed = workspace_of(examples / "films.ttl", examples / "cities.csv")
-    representation, _ = choose_representation(mixed, "sql", 10)
+    [(representation, _)] = choose_routes(mixed, "sql", (), 10)
     with pytest.raises(BadInputError, match="SQL does not run on knowledge graphs"):
         prompt_schema(mixed, representation, None, "anything", 8, 4)
 

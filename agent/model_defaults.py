@@ -1,0 +1,57 @@
+"""The settings the agent uses for a model unless the run says otherwise.
+
+A 1.5B local model and a large hosted one need different prompts: the local
+model writes far better code in a fenced block than as grammar-constrained
+JSON, is more often right in SQL than in pandas, and gains from voting over
+several candidates (docs/evaluation.md, "Choosing the local model's
+defaults"). Hosted models keep the Pandora paper's configuration, which
+nothing here has measured against them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ReplyFormat = Literal["json", "fenced"]
+
+
+@dataclass(frozen=True)
+class ModelDefaults:
+    """What a run uses for settings it leaves open (None in AgentContext)."""
+
+    demonstrations: int
+    """K: demonstrations shown in the prompt."""
+    reply_format: ReplyFormat
+    """`json`: one JSON object (grammar-constrained where the server can);
+    `fenced`: a sentence of reasoning, then the code in a fenced block."""
+    candidates: int
+    """Most candidate programs per question (each with its own attempts)."""
+    routes: tuple[str, ...]
+    """Representations to write candidates in, by prior (ties go to the first);
+    those that cannot show the sources are skipped."""
+    example_values: int
+    """Example values per field (or rows per table) shown in the schema."""
+
+
+PAPER_DEFAULTS = ModelDefaults(
+    demonstrations=10, reply_format="json", candidates=1, routes=("pandas",), example_values=0
+)
+"""The Pandora paper's method: K=10, pandas over BOXes, one program with
+execution feedback."""
+
+LOCAL_MODEL_DEFAULTS = ModelDefaults(
+    demonstrations=3,
+    reply_format="fenced",
+    candidates=4,
+    routes=("sql", "pandas"),
+    example_values=3,
+)
+"""The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""
+
+
+def defaults_for(model_name: str | None) -> ModelDefaults:
+    """The defaults of the chat model named `model_name`."""
+    from agent.llm import LOCAL_MODEL_NAME
+
+    return LOCAL_MODEL_DEFAULTS if model_name == LOCAL_MODEL_NAME else PAPER_DEFAULTS

@@ -1,0 +1,71 @@
+"""The repair node: a program that failed on an unknown name is fixed by
+renaming, with no LLM call, and runs again (`agent.repair`)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from agent.context import AgentContext
+from agent.events import context_of, emit
+from agent.repair import repair_program
+from agent.state import AgentState
+from agent.workspaces import workspace_of
+from plugins import get_registry
+
+MAX_REPAIRS = 3
+"""Names replaced in one program at most (each failure names one)."""
+
+
+def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Replace the name the current program's error complains about by the
+    nearest one of the schema in scope, when that is unambiguous; otherwise
+    pass the failure on to reflect."""
+    context = context_of(runtime)
+    plan, current = state["plan"], state["current"]
+    assert plan is not None and current is not None and current.error is not None
+    repaired = None
+    if context.repair and len(current.repairs) < MAX_REPAIRS:
+        workspace = workspace_of(state["sources"], context.workspace)
+        representation = get_registry().representation(plan.representation)
+        boxes = representation.vocabulary(workspace, plan.focus(state["question"])).boxes
+        repaired = repair_program(
+            current.code,
+            representation.language,
+            current.error.type,
+            current.error.message,
+            boxes,
+            _dialect(workspace, representation.language),
+        )
+    if repaired is None or repaired.code == current.code:
+        given_up = current.model_copy(update={"repair_tried": True})
+        return {"current": given_up}
+    trace = emit(runtime, "repair", "repair", changes=list(repaired.changes), code=repaired.code)
+    fixed = current.model_copy(
+        update={
+            "code": repaired.code,
+            "repairs": [*current.repairs, *repaired.changes],
+            "executed": False,
+            "result": None,
+            "columns": [],
+            "total_rows": None,
+            "error": None,
+        }
+    )
+    return {"current": fixed, "trace": trace}
+
+
+def route_after_repair(state: AgentState) -> Literal["execute", "reflect"]:
+    """A repaired program runs again; an unrepaired failure goes to reflect."""
+    current = state["current"]
+    assert current is not None
+    return "reflect" if current.repair_tried else "execute"
+
+
+def _dialect(workspace: Any, language: str) -> str:
+    if language != "sql":
+        return ""
+    from plugins.sql_schema.targets import workspace_sql_target
+
+    return workspace_sql_target(workspace).dialect

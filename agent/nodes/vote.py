@@ -1,0 +1,144 @@
+"""The vote node: after each finished candidate, answer with the result most
+candidates agree on, or write another candidate (`agent.voting`)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+
+from agent.answer import Answer, AnswerError, Candidate, TraceEvent
+from agent.context import AgentContext
+from agent.events import context_of, emit
+from agent.state import AgentState, Plan
+from agent.voting import Tally, tally
+from plugins import get_registry
+
+
+def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
+    """Tally the candidates. Stop when a program from the cache answered,
+    when one result has `stop_votes`, when the candidates left could not
+    change the winner, when the budget is spent or the LLM stopped
+    answering; otherwise start the next candidate: each route's greedy
+    program first, then samples at `sample_temperature`, route by route."""
+    context = context_of(runtime)
+    candidates = state.get("candidates") or []
+    outcome = tally(candidates)
+    written = len([c for c in candidates if c.origin in ("greedy", "sample", "direct")])
+    left = context.candidate_count() - written
+    cached = bool(candidates) and candidates[-1].origin == "cache" and outcome.winner is not None
+    stop = (
+        cached
+        or state.get("llm_error") is not None
+        or left <= 0
+        or outcome.weight >= context.stop_votes
+        or (outcome.weight > 0 and outcome.weight - outcome.runner_up_weight > left)
+    )
+    trace = emit(
+        runtime,
+        "vote",
+        "vote",
+        candidates=len(candidates),
+        votes=outcome.votes,
+        agreement=outcome.agreement,
+        decision="answer" if stop else "another candidate",
+    )
+    if not stop:
+        routes = state.get("routes") or [state["plan"]]
+        route, temperature = _next_candidate(routes, written, context.sample_temperature)
+        return {
+            "plan": route,
+            "chain": written,
+            "temperature": temperature,
+            "chain_done": False,
+            "trace": trace,
+        }
+    answer = _answer(state, candidates, outcome)
+    return _finish(state, trace, answer)
+
+
+def route_after_vote(state: AgentState) -> Literal["retrieve_demonstrations", "__end__"]:
+    """End with the answer, or fetch the demonstrations of the next candidate's route."""
+    return "__end__" if state.get("answer") is not None else "retrieve_demonstrations"
+
+
+def _next_candidate(
+    routes: list[Plan], written: int, sample_temperature: float
+) -> tuple[Plan, float]:
+    """The route and temperature of candidate number `written` (0 first):
+    every route greedy once, then samples in route order."""
+    if written < len(routes):
+        return routes[written], 0.0
+    return routes[(written - len(routes)) % len(routes)], sample_temperature
+
+
+def _answer(state: AgentState, candidates: list[Candidate], outcome: Tally) -> Answer:
+    """The answer of the winning group; else the soft answer a candidate's
+    code states (KG2Code: its last comment); else why no candidate answered."""
+    plan = state["plan"]
+    assert plan is not None
+    attempts = sum(1 for attempt in state["attempts"] if attempt.origin != "cache")
+    common = {
+        "attempts": attempts,
+        "candidates": candidates,
+        "votes": outcome.votes,
+        "agreement": outcome.agreement,
+    }
+    winner = outcome.winner
+    if winner is not None:
+        return Answer(
+            answer=winner.result or [],
+            columns=winner.columns,
+            reasoning=winner.reasoning,
+            code=winner.code,
+            representation=winner.representation,
+            **common,
+        )
+    for candidate in reversed(candidates):
+        soft = _soft_answer(candidate)
+        if soft:
+            return Answer(
+                answer=soft,
+                columns=["answer"],
+                reasoning=candidate.reasoning,
+                code=candidate.code,
+                representation=candidate.representation,
+                soft=True,
+                **common,
+            )
+    last = candidates[-1] if candidates else None
+    return Answer(
+        reasoning=last.reasoning if last else "",
+        code=last.code if last else "",
+        representation=last.representation if last else plan.representation,
+        error=_error(state, last),
+        **common,
+    )
+
+
+def _soft_answer(candidate: Candidate) -> list[list[str]] | None:
+    if not candidate.code:
+        return None
+    representation = get_registry().representations.get(candidate.representation)
+    return representation.soft_answer(candidate.code) if representation else None
+
+
+def _error(state: AgentState, last: Candidate | None) -> AnswerError:
+    llm_error = state.get("llm_error")
+    if last is None and llm_error is not None:
+        return llm_error
+    if last is not None and last.error is not None:
+        return last.error
+    return AnswerError(type="EmptyResult", message="the code ran but returned no rows")
+
+
+def _finish(state: AgentState, trace: list[TraceEvent], answer: Answer) -> dict[str, Any]:
+    complete = answer.model_copy(
+        update={
+            "llm_calls": state["llm_calls"],
+            "prompt_tokens": state["prompt_tokens"],
+            "completion_tokens": state["completion_tokens"],
+            "trace": [*state["trace"], *trace],
+        }
+    )
+    return {"answer": complete, "trace": trace}

@@ -1,0 +1,101 @@
+"""Repairing an unknown table or column in a SQL query with sqlglot."""
+
+from __future__ import annotations
+
+import re
+
+import sqlglot
+from sqlglot import exp
+
+from agent.repair import Repair
+from agent.repair.names import folded, nearest_name
+from plugins import Box
+
+MISSING_PATTERNS = (
+    ("column", re.compile(r"no such column: ([\w.]+)", re.IGNORECASE)),
+    ("table", re.compile(r"no such table: ([\w.]+)", re.IGNORECASE)),
+    ("column", re.compile(r'Referenced column "([^"]+)" not found')),
+    ("table", re.compile(r"Table with name ([\w.]+) does not exist")),
+    ("column", re.compile(r'column "?([\w.]+)"? does not exist')),
+    ("table", re.compile(r'relation "?([\w.]+)"? does not exist')),
+)
+
+
+def repair_sql(code: str, message: str, boxes: list[Box], dialect: str) -> Repair | None:
+    """`code` with the table or column `message` names replaced by the one
+    nearest of the schema, or None when that is not clear."""
+    missing = _missing(message)
+    if missing is None:
+        return None
+    kind, qualifier, name = missing
+    try:
+        tree = sqlglot.parse_one(code, read=dialect)
+    except sqlglot.errors.SqlglotError:
+        return None
+    by_name = {box.name: box for box in boxes}
+    if kind == "table":
+        replacement = nearest_name(name, by_name)
+        if replacement is None:
+            return None
+        for table in tree.find_all(exp.Table):
+            if table.name == name:
+                table.set("this", exp.to_identifier(replacement))
+        return Repair(tree.sql(dialect=dialect), (f"table {name} -> {replacement}",))
+    return _repair_column(tree, dialect, qualifier, name, by_name)
+
+
+def _repair_column(
+    tree: exp.Expression, dialect: str, qualifier: str | None, name: str, by_name: dict[str, Box]
+) -> Repair | None:
+    aliases = {table.alias_or_name: table.name for table in tree.find_all(exp.Table)}
+    read = [by_name[table] for table in aliases.values() if table in by_name]
+    others = [box for box in by_name.values() if box not in read]
+    if any(folded(name) in map(folded, _fields(box)) for box in others):
+        return None  # the field is in a table the query does not read: a join is missing
+    if qualifier is not None and qualifier in aliases and aliases[qualifier] in by_name:
+        holders = [
+            alias
+            for alias, table in aliases.items()
+            if table in by_name and name in _fields(by_name[table]) and alias != qualifier
+        ]
+        if len(holders) == 1:
+            return _rewrite(tree, dialect, qualifier, name, holders[0], name)
+        replacement = nearest_name(name, _fields(by_name[aliases[qualifier]]))
+        return _rewrite(tree, dialect, qualifier, name, qualifier, replacement)
+    fields = [field for box in read or list(by_name.values()) for field in _fields(box)]
+    return _rewrite(tree, dialect, qualifier, name, qualifier, nearest_name(name, fields))
+
+
+def _rewrite(
+    tree: exp.Expression,
+    dialect: str,
+    qualifier: str | None,
+    name: str,
+    new_qualifier: str | None,
+    replacement: str | None,
+) -> Repair | None:
+    if replacement is None:
+        return None
+    for column in list(tree.find_all(exp.Column)):
+        if column.name != name or (column.table or None) != qualifier:
+            continue
+        column.set("this", exp.to_identifier(replacement))
+        if new_qualifier is not None:
+            column.set("table", exp.to_identifier(new_qualifier))
+    old = f"{qualifier}.{name}" if qualifier else name
+    new = f"{new_qualifier}.{replacement}" if new_qualifier else replacement
+    return Repair(tree.sql(dialect=dialect), (f"column {old} -> {new}",))
+
+
+def _missing(message: str) -> tuple[str, str | None, str] | None:
+    """(kind, qualifier, name) of the name a database error complains about."""
+    for kind, pattern in MISSING_PATTERNS:
+        match = pattern.search(message)
+        if match:
+            qualifier, _, name = match.group(1).rpartition(".")
+            return kind, qualifier or None, name
+    return None
+
+
+def _fields(box: Box) -> list[str]:
+    return [str(column) for column in box.frame.columns]

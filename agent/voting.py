@@ -1,0 +1,78 @@
+"""Execution voting: candidates whose results are equal form a group, the
+heaviest group answers.
+
+Results are compared the way the evaluation compares answers: cells by
+value (3 = 3.0 = "3", floats to six places), columns in any order, rows as
+a multiset. A clean result is one vote, a result execution guidance flagged
+(a shape the question contradicts) half a vote; a candidate with an error
+or no rows has none. Ties go to the group whose first member came first:
+candidates are written in the order of the model's prior (its best route's
+greedy program first).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from agent.answer import Candidate
+from plugins.pandas_box.sql_to_pandas.comparison import canonical_cell
+
+FLAGGED_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The outcome of a vote: the answering candidate (None when no
+    candidate has rows), how many candidates gave its result, their weight,
+    the runner-up's weight, and how many candidates ran without error."""
+
+    winner: Candidate | None
+    votes: int
+    weight: float
+    runner_up_weight: float
+    ran: int
+
+    @property
+    def agreement(self) -> float | None:
+        """The share of the candidates that ran which gave the answer."""
+        return self.votes / self.ran if self.ran else None
+
+
+def result_key(rows: Sequence[Sequence[object]]) -> tuple[object, ...]:
+    """A key equal for equal results (column and row order ignored)."""
+    canonical = (tuple(sorted((canonical_cell(cell) for cell in row), key=repr)) for row in rows)
+    return tuple(sorted(Counter(canonical).items(), key=repr))
+
+
+def weight(candidate: Candidate) -> float:
+    """The candidate's vote: 1, half when its result was flagged, 0 without rows."""
+    if candidate.error is not None or not candidate.result:
+        return 0.0
+    return FLAGGED_WEIGHT if candidate.flagged else 1.0
+
+
+def tally(candidates: Sequence[Candidate]) -> Tally:
+    """The vote over `candidates` (in the order they were written)."""
+    groups: dict[tuple[object, ...], list[Candidate]] = {}
+    for candidate in candidates:
+        if weight(candidate) > 0:
+            groups.setdefault(result_key(candidate.result or []), []).append(candidate)
+    ran = sum(1 for candidate in candidates if candidate.error is None and candidate.result)
+    ranked = sorted(
+        groups.values(),
+        key=lambda members: (-sum(map(weight, members)), candidates.index(members[0])),
+    )
+    if not ranked:
+        return Tally(winner=None, votes=0, weight=0.0, runner_up_weight=0.0, ran=ran)
+    best = ranked[0]
+    clean = [member for member in best if not member.flagged]
+    runner_up = sum(map(weight, ranked[1])) if len(ranked) > 1 else 0.0
+    return Tally(
+        winner=(clean or best)[0],
+        votes=len(best),
+        weight=sum(map(weight, best)),
+        runner_up_weight=runner_up,
+        ran=ran,
+    )
