@@ -36,7 +36,7 @@ class AgentContext:
 
     demonstrations: int | None = None
     """K: demonstrations shown in the prompt."""
-    max_attempts: int = 3
+    max_attempts: int | None = None
     """L: programs tried per candidate, the first one included."""
     representation: str | None = None
     """A registered representation (pandas, networkx, sql, or a plugin's):
@@ -88,7 +88,7 @@ class AgentContext:
 
         if self.demonstrations is not None and self.demonstrations < 0:
             raise BadInputError(f"demonstrations (K) must be 0 or more, got {self.demonstrations}")
-        if self.max_attempts < 1:
+        if self.max_attempts is not None and self.max_attempts < 1:
             raise BadInputError(f"max_attempts (L) must be at least 1, got {self.max_attempts}")
         if self.representation is not None:
             get_registry().representation(self.representation)  # BadInputError naming the known
@@ -113,6 +113,11 @@ class AgentContext:
             return 0
         chosen = self.demonstrations
         return self.model_defaults().demonstrations if chosen is None else chosen
+
+    def attempt_count(self) -> int:
+        """L for this run: as set, else the default of the model in use."""
+        chosen = self.max_attempts
+        return self.model_defaults().attempts if chosen is None else chosen
 
     def candidate_count(self) -> int:
         """Most candidates for this run (one for a direct answer)."""

@@ -22,6 +22,8 @@ class ModelDefaults:
 
     demonstrations: int
     """K: demonstrations shown in the prompt."""
+    attempts: int
+    """L: programs per candidate, the first one included."""
     reply_format: ReplyFormat
     """`json`: one JSON object (grammar-constrained where the server can);
     `fenced`: a sentence of reasoning, then the code in a fenced block."""
@@ -35,13 +37,19 @@ class ModelDefaults:
 
 
 PAPER_DEFAULTS = ModelDefaults(
-    demonstrations=10, reply_format="json", candidates=1, routes=("pandas",), example_values=0
+    demonstrations=10,
+    attempts=3,
+    reply_format="json",
+    candidates=1,
+    routes=("pandas",),
+    example_values=0,
 )
 """The Pandora paper's method: K=10, pandas over BOXes, one program with
 execution feedback."""
 
 LOCAL_MODEL_DEFAULTS = ModelDefaults(
     demonstrations=3,
+    attempts=2,
     reply_format="fenced",
     candidates=4,
     routes=("sql", "pandas"),

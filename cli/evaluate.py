@@ -38,16 +38,14 @@ from plugins.errors import BadInputError
     "-k",
     "demonstrations",
     type=click.IntRange(min=0),
-    default=10,
-    show_default=True,
-    help="Demonstrations retrieved per question.",
+    default=None,
+    help="Demonstrations retrieved per question (default: the model's).",
 )
 @click.option(
     "--attempts",
     type=click.IntRange(min=1),
-    default=3,
-    show_default=True,
-    help="Code attempts per question (L).",
+    default=None,
+    help="Code attempts per candidate (L; default: the model's).",
 )
 @click.option(
     "--max-seconds",
@@ -69,8 +67,8 @@ def eval_command(
     databases: tuple[str, ...],
     by_database: bool,
     representation: str | None,
-    demonstrations: int,
-    attempts: int,
+    demonstrations: int | None,
+    attempts: int | None,
     max_seconds: float | None,
     as_json: bool,
 ) -> None:

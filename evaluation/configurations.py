@@ -23,12 +23,40 @@ class Configuration(BaseModel):
     retrieval: str = "cross"
     execution_guidance: bool = True
     direct_answer: bool = False
+    candidates: int | None = None
+    """Candidates per question; None keeps the model's default."""
+    reply_format: str | None = None
+    example_values: int | None = None
+    repair: bool = True
 
 
 CONFIGURATIONS: dict[str, Configuration] = {
     c.name: c
     for c in [
-        Configuration(name="pandora", description="the full method"),
+        Configuration(
+            name="pandora", description="the product: the model's defaults (docs/evaluation.md)"
+        ),
+        Configuration(
+            name="paper",
+            description="the Pandora paper's method: pandas BOXes, JSON reply, one program, L=3",
+            representation="pandas",
+            max_attempts=3,
+            candidates=1,
+            reply_format="json",
+            example_values=0,
+            repair=False,
+        ),
+        Configuration(
+            name="no-vote",
+            description="one candidate (the first route's greedy program and its corrections)",
+            candidates=1,
+        ),
+        Configuration(
+            name="no-repair", description="no repair of unknown names before retry", repair=False
+        ),
+        Configuration(
+            name="no-values", description="schema without example values", example_values=0
+        ),
         Configuration(
             name="no-guidance",
             description="no execution guidance: the first program is final",
@@ -56,12 +84,19 @@ CONFIGURATIONS: dict[str, Configuration] = {
         ),
         Configuration(
             name="text-to-sql",
-            description="baseline: one SQL query, no demonstrations, no retries",
+            description=(
+                "baseline: one SQL query over the schema only, in a fenced block; "
+                "no demonstrations, retries, votes or repair"
+            ),
             representation="sql",
             retrieval="none",
             demonstrations=0,
             max_attempts=1,
             execution_guidance=False,
+            candidates=1,
+            reply_format="fenced",
+            example_values=0,
+            repair=False,
         ),
         Configuration(
             name="direct-answer",
@@ -71,22 +106,15 @@ CONFIGURATIONS: dict[str, Configuration] = {
             max_attempts=1,
             execution_guidance=False,
             direct_answer=True,
+            candidates=1,
         ),
     ]
 }
-ABLATIONS = (
-    "no-guidance",
-    "same-retrieval",
-    "random-retrieval",
-    "no-retrieval",
-    "sql",
-    "networkx",
-    "direct-answer",
-)
-"""The paper's grid. The pandas representation is `pandora` itself (its
-default wherever a database is small enough for BOXes; each result records
-the representation used), so the grid does not run it twice; `--config
-pandas` forces it."""
+ABLATIONS = ("no-vote", "no-repair", "no-values", "no-retrieval", "paper")
+"""What each part of the product adds: voting, repair, example values,
+demonstrations, and the paper's method as a whole. The paper's own grid
+(`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
+runs by name with --config."""
 BASELINES = ("text-to-sql", "direct-answer")
 
 

@@ -165,6 +165,14 @@ def configured_context(base: AgentContext, configuration: Configuration) -> Agen
         retrieval=configuration.retrieval,  # type: ignore[arg-type]
         execution_guidance=configuration.execution_guidance,
         direct_answer=configuration.direct_answer,
+        candidates=configuration.candidates or base.candidates,
+        reply_format=configuration.reply_format or base.reply_format,  # type: ignore[arg-type]
+        example_values=(
+            configuration.example_values
+            if configuration.example_values is not None
+            else base.example_values
+        ),
+        repair=configuration.repair,
     )
 
 

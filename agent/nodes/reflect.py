@@ -29,8 +29,9 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
     vocabulary = representation.vocabulary(workspace, plan.focus(state["question"]))
     verdict = judge(current, state["question"], vocabulary.boxes, vocabulary.names)
     feedback = verdict.feedback
-    if feedback is not None and _repeated(current, state["attempts"]):
-        feedback = "You sent the same program as an earlier attempt. " + feedback
+    repeated = feedback is not None and _repeated(current, state["attempts"])
+    if repeated:
+        feedback = f"You sent the same program as an earlier attempt. {feedback}"
     judged = current.model_copy(update={"feedback": feedback})
 
     if current.origin == "cache" and feedback is not None:
@@ -43,11 +44,15 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
         and not (current.origin == "direct" and verdict.has_rows)
         and context.execution_guidance
         and current.origin == "llm"
-        and len(chain) < context.max_attempts
+        and len(chain) < context.attempt_count()
     )
     if retry:
         trace = emit(runtime, "reflect", "feedback", attempt=len(chain), feedback=feedback)
-        return {"attempts": [judged], "current": None, "chain_done": False, "trace": trace}
+        update: dict[str, Any] = {"attempts": [judged], "current": None, "chain_done": False}
+        if repeated and state.get("temperature", 0.0) <= 0:
+            # greedy decoding would send it again: sample the rest of this candidate
+            update["temperature"] = context.sample_temperature
+        return {**update, "trace": trace}
     candidate = _candidate(judged, chain, plan.representation, state.get("temperature", 0.0))
     trace = emit(
         runtime,

@@ -6,7 +6,6 @@ checked against sqlite3 run on the same file."""
 from __future__ import annotations
 
 import dataclasses
-
 import json
 from typing import Any
 
