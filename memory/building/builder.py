@@ -94,6 +94,7 @@ class MemoryBuilder:
                 id=sample.id, stage=1, outcome="failed", detail=f"gold SQL: {detail}"
             )
         gold = gold_run.result
+        self._add_gold_sql(sample, workspace, gold)
         try:
             translation = translate_sql(sample.gold_sql or "", workspace_boxes(workspace))
         except UntranslatableSql as error:
@@ -111,6 +112,17 @@ class MemoryBuilder:
         if self.annotator is None:
             return JournalEntry(id=sample.id, stage=1, outcome="untranslatable", detail=detail)
         return self._annotate(sample, workspace, gold, stage=1, detail=detail)
+
+    def _add_gold_sql(
+        self, sample: BuildSample, workspace: Workspace, gold: list[list[Any]]
+    ) -> None:
+        """The gold query itself as a demonstration of the SQL route (the
+        translation below is the pandas route's)."""
+        demonstration = self._demonstration(
+            sample, workspace, sample.gold_sql or "", "", "sql", gold
+        )
+        if demonstration is not None:
+            self.store.add(demonstration)
 
     def _stage_two(self, sample: BuildSample) -> JournalEntry | None:
         if self.annotator is None:

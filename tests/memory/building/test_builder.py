@@ -70,9 +70,15 @@ def open_store() -> DemonstrationStore:
     return DemonstrationStore.open(MemorySettings.from_env())
 
 
-def gold_demonstrations(store: DemonstrationStore, dataset: str) -> list[Any]:
-    """The demonstrations the build stored (the seed ones are `approved`)."""
-    return [d for d in store.iter_all() if d.dataset == dataset and d.verified == "gold"]
+def gold_demonstrations(
+    store: DemonstrationStore, dataset: str, representation: str = "pandas"
+) -> list[Any]:
+    """The demonstrations of one route the build stored (the seed ones are `approved`)."""
+    return [
+        d
+        for d in store.iter_all()
+        if d.dataset == dataset and d.verified == "gold" and d.representation == representation
+    ]
 
 
 def test_translator_stage_stores_gold_demonstrations_and_resumes(
@@ -87,6 +93,8 @@ def test_translator_stage_stores_gold_demonstrations_and_resumes(
     assert (report.translated, report.untranslatable) == (4, 3)
     stored = gold_demonstrations(store, "spider")
     assert len(stored) == 4
+    queries = {d.question: d.code for d in gold_demonstrations(store, "spider", "sql")}
+    assert queries == {sample.question: sample.gold_sql for sample in samples}
     workspace = Workspace.of([load_source(samples[0].sources[0])])
     for demonstration in stored:
         assert demonstration.representation == "pandas"
