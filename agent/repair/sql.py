@@ -50,9 +50,8 @@ def _repair_column(
     aliases = {table.alias_or_name: table.name for table in tree.find_all(exp.Table)}
     read = [by_name[table] for table in aliases.values() if table in by_name]
     others = [box for box in by_name.values() if box not in read]
-    if any(folded(name) in map(folded, _fields(box)) for box in others):
-        return None  # the field is in a table the query does not read: a join is missing
-    if qualifier is not None and qualifier in aliases and aliases[qualifier] in by_name:
+    qualified = qualifier is not None and aliases.get(qualifier) in by_name
+    if qualified:
         holders = [
             alias
             for alias, table in aliases.items()
@@ -60,6 +59,10 @@ def _repair_column(
         ]
         if len(holders) == 1:
             return _rewrite(tree, dialect, qualifier, name, holders[0], name)
+    if any(folded(name) in map(folded, _fields(box)) for box in others):
+        return None  # the field is in a table the query does not read: a join is missing
+    if qualified:
+        assert qualifier is not None
         replacement = nearest_name(name, _fields(by_name[aliases[qualifier]]))
         return _rewrite(tree, dialect, qualifier, name, qualifier, replacement)
     fields = [field for box in read or list(by_name.values()) for field in _fields(box)]

@@ -1,0 +1,121 @@
+"""Repair of unknown names, on real BOXes of the bundled music database and
+on made-up frames: a misspelt table, column, BOX or field is replaced by the
+one nearest name; an ambiguous or missing-join name is left to the LLM; a
+merge on a key one side lacks follows the declared foreign key."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pandas as pd
+import pytest
+
+from agent.repair import repair_program
+from plugins import Box, ForeignKey, Workspace, load_source
+from plugins.executor import execute
+from plugins.pandas_box import workspace_boxes
+from tests.agent.conftest import MUSIC
+
+
+@pytest.fixture(scope="module")
+def music() -> Workspace:
+    return Workspace.of([load_source(str(MUSIC))])
+
+
+@pytest.fixture(scope="module")
+def boxes(music: Workspace) -> list[Box]:
+    return workspace_boxes(music)
+
+
+def sqlite_rows(sql: str) -> list[list[object]]:
+    with sqlite3.connect(f"file:{MUSIC}?mode=ro", uri=True) as connection:
+        return [list(row) for row in connection.execute(sql).fetchall()]
+
+
+def failure(code: str, workspace: Workspace, representation: str) -> tuple[str, str]:
+    run = execute(code, workspace, representation)
+    assert run.error is not None, "the unrepaired program should fail"
+    return run.error.type, run.error.message
+
+
+def test_a_misspelt_sql_table_and_column_are_renamed_and_the_query_then_runs(music, boxes):
+    query = "SELECT titel FROM albm WHERE genre = 'Jazz'"
+    for _ in range(2):
+        error_type, message = failure(query, music, "sql")
+        repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+        assert repaired is not None
+        query = repaired.code
+    assert execute(query, music, "sql").result == sqlite_rows(
+        "SELECT title FROM album WHERE genre = 'Jazz'"
+    )
+
+
+def test_a_column_under_the_wrong_alias_moves_to_the_table_that_has_it(music, boxes):
+    query = (
+        "SELECT T1.title FROM artist AS T1 JOIN album AS T2 ON T1.artist_id = T2.artist_id "
+        "WHERE T1.name = 'Miles Davis'"
+    )
+    error_type, message = failure(query, music, "sql")
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None and repaired.changes == ("column T1.title -> T2.title",)
+    assert execute(repaired.code, music, "sql").result == sqlite_rows(
+        "SELECT album.title FROM artist JOIN album ON artist.artist_id = album.artist_id "
+        "WHERE artist.name = 'Miles Davis'"
+    )
+
+
+def test_a_column_of_a_table_the_query_does_not_read_is_left_to_the_llm(music, boxes):
+    query = "SELECT name FROM album"  # `name` is the artist's: a join is missing
+    error_type, message = failure(query, music, "sql")
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
+def test_a_misspelt_box_and_field_in_pandas_are_renamed(music, boxes):
+    code = "result = albums[albums['genr'] == 'Jazz']['title'].tolist()"
+    for _ in range(2):
+        error_type, message = failure(code, music, "pandas")
+        repaired = repair_program(code, "python", error_type, message, boxes, "")
+        assert repaired is not None
+        code = repaired.code
+    assert code == "result = album[album['genre'] == 'Jazz']['title'].tolist()"
+    rows = execute(code, music, "pandas").result
+    assert rows == sqlite_rows("SELECT title FROM album WHERE genre = 'Jazz'")
+
+
+def test_a_field_read_as_an_attribute_is_renamed_into_a_subscript(music, boxes):
+    code = "result = album.prise.max()"
+    error_type, message = failure(code, music, "pandas")
+    repaired = repair_program(code, "python", error_type, message, boxes, "")
+    assert repaired is not None and repaired.code == "result = album['price'].max()"
+    assert execute(repaired.code, music, "pandas").result == sqlite_rows(
+        "SELECT MAX(price) FROM album"
+    )
+
+
+def test_a_merge_on_a_key_one_side_lacks_follows_the_foreign_key(music):
+    customer = pd.DataFrame({"id": [1, 2], "name": ["Ann", "Bo"]})
+    order = pd.DataFrame({"order_id": [10, 11, 12], "buyer": [1, 1, 2]})
+    boxes = [
+        Box("customer", customer, "shop"),
+        Box("order", order, "shop", [ForeignKey("buyer", "customer", "id")]),
+    ]
+    code = "result = order.merge(customer, on='buyer')['name'].value_counts()"
+    repaired = repair_program(code, "python", "KeyError", "'buyer'", boxes, "")
+    assert repaired is not None
+    assert "order.merge(customer, left_on='buyer', right_on='id')" in repaired.code
+    joined = order.merge(customer, left_on="buyer", right_on="id")
+    assert joined["name"].value_counts().to_dict() == {"Ann": 2, "Bo": 1}
+
+
+def test_an_ambiguous_name_is_not_repaired():
+    prices = pd.DataFrame({"price_eur": [1.0], "price_usd": [1.1]})
+    boxes = [Box("prices", prices, "shop")]
+    code = "result = prices['price'].mean()"
+    assert repair_program(code, "python", "KeyError", "'price'", boxes, "") is None
+
+
+def test_a_name_the_program_assigns_itself_is_not_taken_for_a_box(music, boxes):
+    code = "result = len(albums)\nalbums = album"  # used before it is assigned
+    error_type, message = failure(code, music, "pandas")
+    assert error_type == "NameError"
+    assert repair_program(code, "python", error_type, message, boxes, "") is None
