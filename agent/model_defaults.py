@@ -52,7 +52,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     attempts=2,
     reply_format="fenced",
     candidates=4,
-    routes=("sql", "pandas"),
+    routes=("sql",),
     example_values=3,
 )
 """The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""

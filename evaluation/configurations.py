@@ -28,6 +28,8 @@ class Configuration(BaseModel):
     reply_format: str | None = None
     example_values: int | None = None
     repair: bool = True
+    routes: tuple[str, ...] | None = None
+    """Representations candidates are written in; None keeps the model's."""
 
 
 CONFIGURATIONS: dict[str, Configuration] = {
@@ -50,6 +52,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="no-vote",
             description="one candidate (the first route's greedy program and its corrections)",
             candidates=1,
+        ),
+        Configuration(
+            name="across-representations",
+            description="candidates in SQL and in pandas, voted together",
+            routes=("sql", "pandas"),
         ),
         Configuration(
             name="no-repair", description="no repair of unknown names before retry", repair=False
@@ -110,7 +117,14 @@ CONFIGURATIONS: dict[str, Configuration] = {
         ),
     ]
 }
-ABLATIONS = ("no-vote", "no-repair", "no-values", "no-retrieval", "paper")
+ABLATIONS = (
+    "no-vote",
+    "across-representations",
+    "no-repair",
+    "no-values",
+    "no-retrieval",
+    "paper",
+)
 """What each part of the product adds: voting, repair, example values,
 demonstrations, and the paper's method as a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)

@@ -173,6 +173,7 @@ def configured_context(base: AgentContext, configuration: Configuration) -> Agen
             else base.example_values
         ),
         repair=configuration.repair,
+        routes=configuration.routes or base.routes,
     )
 
 
