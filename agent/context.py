@@ -54,8 +54,8 @@ class AgentContext:
     0 shows structure only (for sensitive data)."""
     sample_temperature: float = 0.7
     """Temperature of candidates after each route's first (greedy) one."""
-    stop_votes: float = 2.0
-    """Stop writing candidates once one result has this many votes."""
+    stop_votes: int = 2
+    """Stop writing candidates once this many agree on one result."""
     repair: bool = True
     """Replace an unknown name in a failed program by the one nearest name of
     the schema, and rerun it with no LLM call, before asking the LLM again."""

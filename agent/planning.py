@@ -25,8 +25,8 @@ def choose_routes(
     The requested one alone (refused when the sources cannot be shown that
     way); sql alone when a database holds more rows than
     `sql_row_threshold`, so its own engine answers instead of loading BOXes;
-    else those of `preference` that can show every source (pandas, which
-    shows them all, when none can).
+    else those of `preference` that can show every source together (pandas,
+    which shows them all, when none can).
     """
     registry = get_registry()
     kinds = {source.kind for source in workspace.sources}

@@ -3,9 +3,10 @@ heaviest group answers.
 
 Results are compared the way the evaluation compares answers: cells by
 value (3 = 3.0 = "3", floats to six places), columns in any order, rows as
-a multiset. A clean result is one vote, a result execution guidance flagged
-(a shape the question contradicts) half a vote; a candidate with an error
-or no rows has none. Ties go to the group whose first member came first:
+a multiset. A clean result weighs one, a result execution guidance flagged
+(a shape the question contradicts, or no rows at all) half; a candidate with
+an error has no vote. An empty result answers only when at least two
+candidates agree on it. Ties go to the group whose first member came first:
 candidates are written in the order of the model's prior (its best route's
 greedy program first).
 """
@@ -20,6 +21,7 @@ from agent.answer import Candidate
 from plugins.pandas_box.sql_to_pandas.comparison import canonical_cell
 
 FLAGGED_WEIGHT = 0.5
+MIN_EMPTY_VOTES = 2
 
 
 @dataclass(frozen=True)
@@ -47,10 +49,11 @@ def result_key(rows: Sequence[Sequence[object]]) -> tuple[object, ...]:
 
 
 def weight(candidate: Candidate) -> float:
-    """The candidate's vote: 1, half when its result was flagged, 0 without rows."""
-    if candidate.error is not None or not candidate.result:
+    """The candidate's vote: 1, half when its result was flagged or empty, 0
+    when it did not run."""
+    if candidate.error is not None or candidate.result is None:
         return 0.0
-    return FLAGGED_WEIGHT if candidate.flagged else 1.0
+    return FLAGGED_WEIGHT if candidate.flagged or not candidate.result else 1.0
 
 
 def tally(candidates: Sequence[Candidate]) -> Tally:
@@ -59,7 +62,10 @@ def tally(candidates: Sequence[Candidate]) -> Tally:
     for candidate in candidates:
         if weight(candidate) > 0:
             groups.setdefault(result_key(candidate.result or []), []).append(candidate)
-    ran = sum(1 for candidate in candidates if candidate.error is None and candidate.result)
+    ran = sum(1 for candidate in candidates if weight(candidate) > 0)
+    empty = result_key([])
+    if len(groups.get(empty, [])) < MIN_EMPTY_VOTES:
+        groups.pop(empty, None)
     ranked = sorted(
         groups.values(),
         key=lambda members: (-sum(map(weight, members)), candidates.index(members[0])),

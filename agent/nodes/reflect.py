@@ -37,14 +37,15 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
     if current.origin == "cache" and feedback is not None:
         trace = emit(runtime, "reflect", "cache_failed", feedback=feedback)
         return {"attempts": [judged], "current": None, "chain_done": False, "trace": trace}
-    # With several candidates a result that ran but looks wrong is half a
-    # vote rather than a reason to rewrite it: other candidates can outvote it.
+    # With several candidates a program that ran (even to no rows) is a
+    # vote, not a reason to rewrite it: other candidates can outvote it.
     voting = context.candidate_count() > 1
     chain = [a for a in state["attempts"] if a.chain == judged.chain and a.origin == "llm"]
     chain.append(judged)
     retry = (
         feedback is not None
-        and not (verdict.has_rows and (current.origin == "direct" or voting))
+        and not (verdict.has_rows and current.origin == "direct")
+        and not (voting and current.error is None and current.problem is None)
         and context.execution_guidance
         and current.origin == "llm"
         and len(chain) < context.attempt_count()

@@ -17,7 +17,7 @@ from plugins import get_registry
 
 def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Tally the candidates. Stop when a program from the cache answered,
-    when one result has `stop_votes`, when the candidates left could not
+    when `stop_votes` candidates agree on one result, when the candidates left could not
     change the winner, when the budget is spent or the LLM stopped
     answering; otherwise start the next candidate: each route's greedy
     program first, then samples at `sample_temperature`, route by route."""
@@ -31,7 +31,7 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         cached
         or state.get("llm_error") is not None
         or left <= 0
-        or outcome.weight >= context.stop_votes
+        or outcome.votes >= context.stop_votes
         or (outcome.weight > 0 and outcome.weight - outcome.runner_up_weight > left)
     )
     trace = emit(

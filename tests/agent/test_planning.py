@@ -35,6 +35,8 @@ def test_routes_skip_representations_that_cannot_show_the_sources(examples):
     films = workspace_of(examples / "films.ttl")
     assert choose_routes(films, None, ("sql", "pandas"), 10) == [("pandas", "default")]
     assert choose_routes(films, None, ("sql",), 10) == [("pandas", "default")]
+    mixed = workspace_of(examples / "music.sqlite", examples / "cities.csv")
+    assert choose_routes(mixed, None, ("sql", "pandas"), 10**6) == [("pandas", "default")]
 
 
 def test_a_representation_the_sources_cannot_take_is_bad_input(examples):
