@@ -41,13 +41,19 @@ max_rows_option = click.option(
 
 
 def read_code(code_path: str) -> str:
-    """The program text from a file, or from stdin for `-`."""
+    """The program text, UTF-8, from a file or from stdin for `-`."""
     if code_path == "-":
-        return sys.stdin.read()
-    path = Path(code_path)
-    if not path.is_file():
-        raise BadInputError(f"{code_path}: no such code file")
-    return path.read_text(encoding="utf-8")
+        code, where = sys.stdin.buffer.read(), "the code on stdin"
+    else:
+        path = Path(code_path)
+        if not path.is_file():
+            raise BadInputError(f"{code_path}: no such code file")
+        code, where = path.read_bytes(), code_path
+    try:
+        return code.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        message = f"{where}: not UTF-8 text (byte offset {error.start}); save the code as UTF-8"
+        raise BadInputError(message) from None
 
 
 def report_execution(
