@@ -8,13 +8,17 @@ import click
 
 from cli.output import (
     EXIT_FAILED,
+    check_output_is_not_a_source,
     json_option,
     one_line,
+    output_option,
+    print_answer_sentence,
     print_error_line,
     print_json,
     print_warning,
     reports_errors,
     tab_separated,
+    write_output,
 )
 from cli.sources import open_workspace, source_options
 
@@ -43,6 +47,7 @@ from cli.sources import open_workspace, source_options
 @click.option("--no-guidance", is_flag=True, help="Ablation: no second attempt after a failure.")
 @click.option("--direct", is_flag=True, help="Baseline: ask for the answer itself, no code.")
 @click.option("--trace", is_flag=True, help="Stream node events to stderr as they happen.")
+@output_option
 @source_options
 @json_option
 @reports_errors
@@ -58,6 +63,7 @@ def ask_command(
     no_guidance: bool,
     direct: bool,
     trace: bool,
+    output_path: str | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -71,6 +77,7 @@ def ask_command(
     """
     from agent import AgentContext, ask
 
+    check_output_is_not_a_source(output_path, sources)
     settings = {
         "demonstrations": demonstrations,
         "max_attempts": attempts,
@@ -93,6 +100,8 @@ def ask_command(
         if trace
         else None,
     )
+    if output_path and answer.error is None:
+        write_output(output_path, answer.columns, answer.answer)
     if as_json:
         print_json(answer)
     else:
@@ -100,6 +109,8 @@ def ask_command(
             click.echo(tab_separated(answer.columns))
         for row in answer.answer:
             click.echo(tab_separated([_cell(value) for value in row]))
+        if answer.error is None and not answer.soft:
+            print_answer_sentence(answer.columns, answer.answer)
         click.echo(
             f"pandora: {answer.representation}, {answer.attempts} attempt(s), "
             f"{answer.llm_calls} LLM call(s)",

@@ -16,6 +16,7 @@ from cli.output import (
     print_warning,
     tab_separated,
     terminal_safe,
+    write_output,
 )
 from plugins.errors import BadInputError
 
@@ -41,13 +42,19 @@ max_rows_option = click.option(
 
 
 def read_code(code_path: str) -> str:
-    """The program text from a file, or from stdin for `-`."""
+    """The program text, UTF-8, from a file or from stdin for `-`."""
     if code_path == "-":
-        return sys.stdin.read()
-    path = Path(code_path)
-    if not path.is_file():
-        raise BadInputError(f"{code_path}: no such code file")
-    return path.read_text(encoding="utf-8")
+        code, where = sys.stdin.buffer.read(), "the code on stdin"
+    else:
+        path = Path(code_path)
+        if not path.is_file():
+            raise BadInputError(f"{code_path}: no such code file")
+        code, where = path.read_bytes(), code_path
+    try:
+        return code.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        message = f"{where}: not UTF-8 text (byte offset {error.start}); save the code as UTF-8"
+        raise BadInputError(message) from None
 
 
 def report_execution(
@@ -55,8 +62,10 @@ def report_execution(
     as_json: bool,
     max_rows: int,
     soft_answer: list[list[str]] | None = None,
+    output_path: str | None = None,
 ) -> None:
-    """Print the outcome and exit 1 if the code failed.
+    """Print the outcome (and write its rows to `output_path`, when given and
+    the code ran) and exit 1 if the code failed.
 
     JSON: columns, result rows of JSON values, truncated, total_rows, error,
     stdout, elapsed_ms. Text: the program's printed output on stderr, then
@@ -64,6 +73,8 @@ def report_execution(
     rows were cut. A `soft_answer` (KG2Code: stated by the code's last
     comment) is reported, marked soft, when the code failed.
     """
+    if output_path and outcome.result is not None:
+        write_output(output_path, outcome.columns or [], outcome.result)
     if as_json:
         payload: dict[str, Any] = {
             "columns": outcome.columns,

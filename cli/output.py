@@ -14,7 +14,7 @@ import functools
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -142,3 +142,72 @@ def tab_separated(cells: list[str]) -> str:
     that it can neither split a cell nor start a row."""
     escaped = (cell.replace("\t", "\\t").replace("\n", "\\n") for cell in cells)
     return terminal_safe("\t".join(escaped))
+
+
+OUTPUT_FORMATS = (".csv", ".md", ".json")
+
+
+def _check_output_format(
+    context: click.Context, parameter: click.Parameter, value: str | None
+) -> str | None:
+    if value is None:
+        return None
+    from pathlib import Path
+
+    path = Path(value)
+    if path.suffix.lower() not in OUTPUT_FORMATS:
+        formats = ", ".join(OUTPUT_FORMATS)
+        raise click.BadParameter(f"{value!r} must end in {formats} (the format written)")
+    if path.is_dir() or not path.parent.is_dir():
+        raise click.BadParameter(f"{value!r} is not a file in an existing folder")
+    return value
+
+
+output_option = click.option(
+    "--output",
+    "output_path",
+    metavar="FILE",
+    callback=_check_output_format,
+    help="Also write the result rows to FILE, as .csv, .md or .json (by its extension).",
+)
+
+
+def check_output_is_not_a_source(output_path: str | None, sources: Sequence[str]) -> None:
+    """Refuse, before any work, an --output that would overwrite one of the sources."""
+    if output_path is None:
+        return
+    from pathlib import Path
+
+    target = Path(output_path).resolve()
+    for source in sources:
+        if Path(source).resolve() == target:
+            raise BadInputError(f"--output {output_path}: is a source; write the rows elsewhere")
+
+
+def write_output(output_path: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """Write `rows` (JSON values) named by `columns` to `output_path`, in the format
+    its extension names, replacing the file in one step; say so on stderr."""
+    from pathlib import Path
+
+    from cli.result_files import render_result_file
+
+    path = Path(output_path)
+    text = render_result_file(path.suffix.lower(), list(columns), [list(row) for row in rows])
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8", newline="")
+        partial.replace(path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise BadInputError(f"--output {output_path}: cannot write: {error.strerror}") from None
+    click.echo(f"pandora: wrote {len(rows)} row(s) to {one_line(output_path)}", err=True)
+
+
+def print_answer_sentence(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+    """The answer in one sentence on stderr, when the rows have a simple shape
+    (`plugins.answer_sentence`); stdout keeps only the rows, for scripts."""
+    from plugins.answer_sentence import answer_sentence
+
+    sentence = answer_sentence(columns, rows)
+    if sentence is not None:
+        click.echo(terminal_safe(sentence), err=True)

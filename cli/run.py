@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.code_runs import max_rows_option, read_code, report_execution, timeout_option
-from cli.output import json_option, reports_errors
+from cli.output import check_output_is_not_a_source, json_option, output_option, reports_errors
 from cli.sources import check_focus, focus_of, focus_options, open_workspace, source_options
 from plugins.executor import execute
 
@@ -16,6 +16,7 @@ from plugins.executor import execute
 @focus_options
 @timeout_option
 @max_rows_option
+@output_option
 @source_options
 @json_option
 @reports_errors
@@ -27,6 +28,7 @@ def run_command(
     hops: int,
     timeout: float,
     max_rows: int,
+    output_path: str | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -37,6 +39,7 @@ def run_command(
     A knowledge graph has BOXes for the subgraph around its topic entities:
     name them with --entities, or give the --question to find them in.
     """
+    check_output_is_not_a_source(output_path, srcs)
     code = read_code(code_path)
     workspace = open_workspace(srcs, plugin, source_name, kg)
     focus = focus_of(entities, question, hops)
@@ -44,4 +47,4 @@ def run_command(
     outcome = execute(
         code, workspace, "pandas", focus=focus, timeout_seconds=timeout, max_rows=max_rows
     )
-    report_execution(outcome, as_json, max_rows)
+    report_execution(outcome, as_json, max_rows, output_path=output_path)

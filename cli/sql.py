@@ -10,12 +10,16 @@ import click
 from cli.output import (
     EXIT_BAD_INPUT,
     EXIT_FAILED,
+    check_output_is_not_a_source,
     json_option,
+    output_option,
+    print_answer_sentence,
     print_error_line,
     print_json,
     print_warning,
     reports_errors,
     tab_separated,
+    write_output,
 )
 from cli.sources import open_workspace, source_options
 from plugins.executor.results import json_cell
@@ -40,6 +44,7 @@ from plugins.sql_schema.query import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_SECONDS
     show_default=True,
     help="Rows kept; more are cut and reported as truncated.",
 )
+@output_option
 @source_options
 @json_option
 @reports_errors
@@ -48,6 +53,7 @@ def sql_command(
     query: str,
     timeout: float,
     max_rows: int,
+    output_path: str | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -57,6 +63,7 @@ def sql_command(
 
     Anything that writes is refused, and nothing is run.
     """
+    check_output_is_not_a_source(output_path, srcs)
     workspace = open_workspace(srcs, plugin, source_name, kg)
     try:
         result = run_query(workspace, query, timeout_seconds=timeout, max_rows=max_rows)
@@ -65,6 +72,8 @@ def sql_command(
     except QueryFailed as error:
         report_failure("QueryFailed", str(error), as_json, EXIT_FAILED)
     rows = [[json_cell(value) for value in row] for row in result.rows]
+    if output_path:
+        write_output(output_path, result.columns, rows)
     if as_json:
         print_json(
             {"columns": result.columns, "rows": rows, "truncated": result.truncated, "error": None}
@@ -73,6 +82,8 @@ def sql_command(
     print_table(result.columns, rows)
     if result.truncated:
         print_warning(f"only the first {max_rows} rows are shown (--max-rows)")
+    else:
+        print_answer_sentence(result.columns, rows)
 
 
 def report_failure(error_type: str, message: str, as_json: bool, exit_code: int) -> NoReturn:

@@ -53,18 +53,17 @@ def infer_series_type(series: pd.Series) -> pd.Series:
     A sample of the column is tried first, so that the common case, a real
     text column, is rejected without touching every cell.
     """
-    values = series.dropna()
-    sample = values.head(SAMPLE_SIZE)
+    sample = series.head(SAMPLE_SIZE * 10).dropna().head(SAMPLE_SIZE)
+    if sample.empty:  # the column starts with thousands of missing cells
+        sample = series.dropna().head(SAMPLE_SIZE)
     if not all(isinstance(value, str) for value in sample):
         return series
     if _all_numbers(_present(sample)):
-        cleaned = _present(values).str.replace(FOOTNOTE_MARK, "", regex=True)
+        cleaned = _present(series.dropna()).str.replace(FOOTNOTE_MARK, "", regex=True)
         if not cleaned.empty and cleaned.str.fullmatch(CLEAN_NUMBER).all():
             return _to_number(cleaned.str.replace(",", "", regex=False), series.index)
     elif _present(sample).str.fullmatch(DATE_LIKE).all():
-        dates = _to_datetime(_present(values))
-        if dates is not None:
-            return dates.reindex(series.index)
+        return _to_datetime(series)
     return series
 
 
@@ -87,18 +86,30 @@ def _to_number(values: pd.Series, index: pd.Index) -> pd.Series:
     return numbers.astype("float64")
 
 
-def _to_datetime(values: pd.Series) -> pd.Series | None:
-    """Dates when every value is one: strict ISO 8601 first (fast, and it checks
-    every cell itself); other layouts only when each cell looks like a date."""
+def _to_datetime(series: pd.Series) -> pd.Series:
+    """`series` as dates when every present cell is one, else unchanged.
+
+    A column of text as read (not objects, where a number would be taken for
+    a timestamp) is tried as strict ISO 8601 first: fast, it checks every cell
+    itself, and missing cells become NaT. Otherwise, or when that fails, the
+    stripped cells without missing-value spellings (`n/a`) are tried, and
+    other layouts only when each cell looks like a date.
+    """
+    if series.dtype != object:
+        try:
+            return pd.to_datetime(series, format="ISO8601")
+        except (ValueError, OverflowError):
+            pass
+    values = _present(series.dropna())
     if values.empty:
-        return None
+        return series
     try:
-        return pd.to_datetime(values, format="ISO8601")
+        return pd.to_datetime(values, format="ISO8601").reindex(series.index)
     except (ValueError, OverflowError):
         pass
     if not values.str.fullmatch(DATE_LIKE).all():
-        return None
+        return series
     try:
-        return pd.to_datetime(values, format="mixed")
+        return pd.to_datetime(values, format="mixed").reindex(series.index)
     except (ValueError, OverflowError):
-        return None
+        return series

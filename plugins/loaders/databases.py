@@ -120,6 +120,8 @@ class DatabaseLoader:
 
         engine, file_path = self.open_engine(location)
         database = read_database_schema(engine, redact(location), file_path)
+        if not database.tables:
+            raise BadInputError(f"{redact(location)}: the database has no tables to ask about")
         default_name = Path(location).stem if "://" not in location else _url_name(location)
         source_name = make_identifier(name or default_name, fallback="database")
         return Source(source_name, "database", self.name, location, database)

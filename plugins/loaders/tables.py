@@ -17,6 +17,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree.ElementTree import ParseError
 
 import pandas as pd
 
@@ -136,7 +137,14 @@ def read_excel(path: Path) -> dict[str, pd.DataFrame]:
     """An Excel workbook: every sheet a table, named after the sheet."""
     if not zipfile.is_zipfile(path):
         raise BadInputError(f"{path}: not an Excel workbook (.xlsx files are zip archives)")
-    sheets = pd.read_excel(path, sheet_name=None, keep_default_na=False, na_values=[""])
+    try:
+        sheets = pd.read_excel(path, sheet_name=None, keep_default_na=False, na_values=[""])
+    except (KeyError, ValueError, ParseError) as error:
+        # a part missing from the archive is a KeyError, a damaged part a ParseError
+        detail = "a part is missing" if isinstance(error, KeyError) else _first_line(error)
+        kind = "not a readable Excel workbook, damaged or another kind of zip"
+        message = f"{path}: {kind} ({detail})"
+        raise BadInputError(message) from None
     return {make_identifier(str(sheet), fallback="sheet"): frame for sheet, frame in sheets.items()}
 
 
@@ -179,6 +187,9 @@ def _parse_json(path: Path, text: str, where: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise BadInputError(f"{path}: invalid JSON in {where}: {error}") from None
+    except RecursionError:
+        message = f"{path}: JSON nested too deeply in {where} (records are rows of cells)"
+        raise BadInputError(message) from None
 
 
 def _check_has_rows(location: str, table: str, frame: pd.DataFrame, several: bool) -> None:

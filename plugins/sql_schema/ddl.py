@@ -1,18 +1,27 @@
-"""Schemas as SQL DDL with keys and types and no values (TempTabQA-C's symbolic form)."""
+"""Schemas as SQL DDL with keys and types and no values (TempTabQA-C's symbolic form).
+
+The DDL shown in prompts escapes control characters in names
+(`plugins.sql_schema.shown_names`); the DDL that creates the in-memory tables
+of flat tables keeps names exact.
+"""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
+
+from plugins.sql_schema.shown_names import shown_name
 
 if TYPE_CHECKING:
     from plugins.loaders.database_schema import Database
 
 
 def render_database_ddl(database: Database) -> str:
-    """`CREATE TABLE` statements for every table, in the database's own dialect."""
+    """`CREATE TABLE` statements for every table, in the database's own dialect,
+    names as the prompt shows them (control characters escaped)."""
     import sqlalchemy  # only databases need it: flat tables are typed by hand
     from sqlalchemy.schema import CreateTable
 
@@ -21,7 +30,7 @@ def render_database_ddl(database: Database) -> str:
     for table in database.tables:
         columns = [
             sqlalchemy.Column(
-                column.name,
+                shown_name(column.name),
                 column.declared_type,
                 primary_key=column.primary_key,
                 nullable=column.nullable or column.primary_key,
@@ -30,27 +39,31 @@ def render_database_ddl(database: Database) -> str:
             for column in table.columns
         ]
         sql_table = sqlalchemy.Table(
-            table.name, metadata, *columns, quote=_needs_quotes(table.name) or None
+            shown_name(table.name), metadata, *columns, quote=_needs_quotes(table.name) or None
         )
         tables.append((table, sql_table))
     known = {table.name for table in database.tables}
     for table, sql_table in tables:
         for key in table.foreign_keys:
             if key.ref_table in known:
-                reference = f"{key.ref_table}.{key.ref_column}"
+                reference = f"{shown_name(key.ref_table)}.{shown_name(key.ref_column)}"
                 sql_table.append_constraint(
-                    sqlalchemy.ForeignKeyConstraint([key.column], [reference])
+                    sqlalchemy.ForeignKeyConstraint([shown_name(key.column)], [reference])
                 )
     dialect = database.engine.dialect
     statements = (str(CreateTable(t).compile(dialect=dialect)).strip() for _, t in tables)
-    return "\n\n".join(_strip_line_ends(statement) + ";" for statement in statements)
+    # names hold no line break once shown: every space before one is SQLAlchemy's
+    return "\n\n".join(re.sub(r" +\n", "\n", statement) + ";" for statement in statements)
 
 
 @lru_cache(maxsize=4096)
 def _needs_quotes(name: str) -> bool:
     """Whether `name` must be quoted for a SQL parser to read it as a name:
     SQLAlchemy quotes only SQLite's reserved words, but `qualify` and other
-    keywords of wider SQL stop sqlglot (and so the read-only query check)."""
+    keywords of wider SQL stop sqlglot (and so the read-only query check), and a
+    name whose control characters are shown escaped must stay one name."""
+    if shown_name(name) != name:
+        return True
     import sqlglot
 
     try:
@@ -58,21 +71,6 @@ def _needs_quotes(name: str) -> bool:
     except sqlglot.errors.SqlglotError:
         return True
     return False
-
-
-def _strip_line_ends(text: str) -> str:
-    """SQLAlchemy's DDL without the spaces it leaves before line breaks, except
-    inside a quoted identifier (a name may hold spaces and line breaks)."""
-    kept: list[str] = []
-    quoted = False
-    for character in text:
-        if character == '"':
-            quoted = not quoted  # a doubled quote inside a name toggles twice
-        elif character == "\n" and not quoted:
-            while kept and kept[-1] == " ":
-                kept.pop()
-        kept.append(character)
-    return "".join(kept)
 
 
 def sqlite_type_of(dtype: object) -> str:
@@ -89,14 +87,19 @@ def sqlite_type_of(dtype: object) -> str:
 
 
 def quote_identifier(name: str) -> str:
-    """`name` as a double-quoted SQL identifier."""
+    """`name` as a double-quoted SQL identifier, exactly."""
     return '"' + name.replace('"', '""') + '"'
 
 
-def create_table_ddl(table_name: str, frame: pd.DataFrame) -> str:
-    """`CREATE TABLE` for a flat table, with one typed column per DataFrame column."""
+def create_table_ddl(table_name: str, frame: pd.DataFrame, exact_names: bool = False) -> str:
+    """`CREATE TABLE` for a flat table, with one typed column per DataFrame column.
+
+    Names are shown as a prompt shows them (control characters escaped) unless
+    `exact_names`, which the DDL that really creates the table needs.
+    """
+    name_of = str if exact_names else shown_name
     columns = ",\n".join(
-        f"\t{quote_identifier(str(column))} {sqlite_type_of(dtype)}"
+        f"\t{quote_identifier(name_of(str(column)))} {sqlite_type_of(dtype)}"
         for column, dtype in frame.dtypes.items()
     )
-    return f"CREATE TABLE {quote_identifier(table_name)} (\n{columns}\n);"
+    return f"CREATE TABLE {quote_identifier(name_of(table_name))} (\n{columns}\n);"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plugins.errors import PandoraError
+from plugins.sql_schema.shown_names import restore_shown_names
 from plugins.sql_schema.statement_check import check_read_only_query
 from plugins.sql_schema.targets import workspace_sql_target
 from plugins.workspace import Workspace
@@ -41,10 +42,14 @@ def run_query(
 ) -> QueryResult:
     """Run one read-only `query` on the workspace's database or tables.
 
-    Raises QueryRefused (statement_check) for anything but a single read-only
-    query, and QueryFailed when the database reports an error or the time runs out.
+    A name quoted as the schema shows it (control characters escaped) means
+    the real name. Raises QueryRefused (statement_check) for anything but a
+    single read-only query, and QueryFailed when the database reports an
+    error or the time runs out.
     """
     target = workspace_sql_target(workspace)
+    names = (name for item in target.schema_items() for name in (item.name, *item.fields))
+    query = restore_shown_names(query, target.dialect, names)
     check_read_only_query(query, target.dialect)
     started = time.perf_counter()
     try:

@@ -97,7 +97,7 @@ class TablesTarget:
     def __post_init__(self) -> None:
         self._connection = sqlite3.connect(":memory:", check_same_thread=False)
         for name, frame in self.tables.items():
-            self._connection.execute(create_table_ddl(name, frame))
+            self._connection.execute(create_table_ddl(name, frame, exact_names=True))
             placeholders = ", ".join("?" for _ in frame.columns)
             self._connection.executemany(
                 f"INSERT INTO {quote_identifier(name)} VALUES ({placeholders})",
