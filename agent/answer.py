@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, JsonValue
 
+from memory.models import ProgramCacheRecord
+
 
 class AnswerError(BaseModel):
     """Why no answer was found: an error type name and a one-line message."""
@@ -36,7 +38,8 @@ class Answer(BaseModel):
     `answer` holds rows of JSON values (numbers stay numbers, missing is
     null) named by `columns`; `soft` marks a KG2Code answer read from the
     code's last comment because no code ran; `error` is set when there is no
-    answer at all.
+    answer at all. `program_cache` names the stored demonstration whose
+    program answered with no LLM call (None when the LLM's code answered).
     """
 
     answer: list[list[JsonValue]] = Field(default_factory=list)
@@ -50,6 +53,7 @@ class Answer(BaseModel):
     completion_tokens: int = 0
     soft: bool = False
     error: AnswerError | None = None
+    program_cache: ProgramCacheRecord | None = None
     trace: list[TraceEvent] = Field(default_factory=list)
 
 

@@ -91,6 +91,7 @@ def _hard_answer(attempt: Attempt, plan: Plan, attempts: int) -> Answer:
         code=attempt.code,
         representation=plan.representation,
         attempts=attempts,
+        program_cache=attempt.program_cache,
     )
 
 
