@@ -314,23 +314,27 @@ def import_command(file: str, on_error: str, as_json: bool) -> None:
     `executed`): the file's verification, fingerprint and dates are ignored.
     Duplicates are skipped by id.
     """
-    from memory.importing import reestablish_records  # loads sources: pandas and plugins
+    from memory.importing import already_kept, reestablish_records  # loads pandas and plugins
 
     records, problems = read_jsonl(Path(file))
     if problems and on_error == "stop":
         _refuse_import(file, problems)
-    with _progress("memory import: re-running", len(records)) as advance:
-        demonstrations, refused = reestablish_records(records, on_progress=advance)
+    store = _open_store()
+    kept = already_kept(records, store)
+    to_run = [(line, record) for line, record in records if record.id not in kept]
+    with _progress("memory import: re-running", len(to_run)) as advance:
+        demonstrations, refused = reestablish_records(to_run, on_progress=advance)
     problems = sorted(problems + refused)
     if problems and on_error == "stop":
         _refuse_import(file, problems)
     for line, message in problems:
         print_warning(f"{file}:{line}: skipped: {message}")
-    counts = _open_store().add_many(demonstrations)
+    counts = store.add_many(demonstrations)
+    duplicates = counts.duplicates + len(records) - len(to_run)
     payload = {
         "imported": counts.added,
         "replaced": counts.replaced,
-        "duplicates": counts.duplicates,
+        "duplicates": duplicates,
         "skipped": [{"line": line, "error": message} for line, message in problems],
     }
     if as_json:
@@ -338,7 +342,7 @@ def import_command(file: str, on_error: str, as_json: bool) -> None:
     else:
         click.echo(
             f"imported {counts.added}, replaced {counts.replaced}, "
-            f"duplicates {counts.duplicates}, skipped {len(problems)}"
+            f"duplicates {duplicates}, skipped {len(problems)}"
         )
 
 

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from memory.limits import size_problem
-from memory.models import Demonstration
+from memory.models import ORIGIN_TRUST, VERIFICATION_RANK, Demonstration
+from memory.store import DemonstrationStore
 from memory.verification import (
     demonstration_locations,
     demonstration_on_workspace,
@@ -29,6 +30,17 @@ from plugins.errors import PandoraError
 
 NumberedRecord = tuple[int, Demonstration]
 """A record read from a file and the line it was on."""
+
+
+IMPORTED_RANK = (VERIFICATION_RANK["executed"], ORIGIN_TRUST["import"])
+"""The best `keep_rank` an imported record can earn."""
+
+
+def already_kept(records: Sequence[NumberedRecord], store: DemonstrationStore) -> set[str]:
+    """Ids of records the store holds a copy of that an import could not
+    replace: re-running them would change nothing."""
+    stored = store.stored_keep_ranks(sorted({record.id for _, record in records}))
+    return {record_id for record_id, rank in stored.items() if rank >= IMPORTED_RANK}
 
 
 def reestablish_records(

@@ -139,7 +139,6 @@ class ScoredDemonstration(BaseModel):
             "code": demo.code,
             "score": round(self.score, 6),
             "verified": demo.verified,
-            "origin": demo.origin,
         }
 
 

@@ -245,7 +245,7 @@ class DemonstrationStore:
                 unique[demonstration.id] = demonstration
         counts.duplicates += len(batch) - len(unique)
         with self.lock.held():
-            existing_rank = self._stored_keep_ranks(list(unique))
+            existing_rank = self.stored_keep_ranks(list(unique))
             writes = []
             for record_id, demonstration in unique.items():
                 if record_id not in existing_rank:
@@ -275,7 +275,8 @@ class DemonstrationStore:
                 collection.delete(ids=[demonstration_id])
         return True
 
-    def _stored_keep_ranks(self, ids: list[str]) -> dict[str, tuple[int, int]]:
+    def stored_keep_ranks(self, ids: list[str]) -> dict[str, tuple[int, int]]:
+        """`Demonstration.keep_rank` of the stored records among `ids`."""
         # Read from the documents, not the metadata: a record stored before
         # origins existed reads with its verification capped (`ORIGIN_CEILING`).
         ranks: dict[str, tuple[int, int]] = {}
