@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from cli.main import main
@@ -215,7 +216,7 @@ def _forged(tmp_path: Path, code: str, answer: list, **fields: object) -> Path:
     record = {
         "question": ALBUMS, "kind": "database", "representation": "pandas",
         "schema_fingerprint": schema_fingerprint(schema), "code": code, "answer": answer,
-        "verified": "gold", "origin": "cli", "created_at": "2999-01-01T00:00:00Z",
+        "verified": "gold", "created_at": "2999-01-01T00:00:00Z",
         "sources": [MUSIC], **fields,
     }  # fmt: skip
     path = tmp_path / "forged.jsonl"
@@ -223,17 +224,23 @@ def _forged(tmp_path: Path, code: str, answer: list, **fields: object) -> Path:
     return path
 
 
-def test_an_imported_record_keeps_only_what_its_rerun_establishes(tmp_path):
+@pytest.mark.parametrize("claimed_origin", [{}, {"origin": "cli"}])
+def test_an_imported_record_keeps_only_what_its_rerun_establishes(tmp_path, claimed_origin):
     from tests.memory.conftest import ask_with_fake_llm
 
-    code, payload = memory("import", str(_forged(tmp_path, "result = [[1234]]", [[1234]])))
+    forged = _forged(tmp_path, "result = [[1234]]", [[1234]], **claimed_origin)
+    code, payload = memory("import", str(forged))
     assert code == 0 and payload["imported"] == 1
-    listed = memory("list", "--dataset", "")[1]["demonstrations"]
-    forged = [d for d in listed if d["question"] == ALBUMS]
-    assert [(d["origin"], d["verified"]) for d in forged] == [("import", "executed")]
     run, llm_calls = ask_with_fake_llm(ALBUMS, MUSIC, "result = len(album)")
     assert run.json["answer"] == [[8]] and llm_calls == 1
     assert run.json["program_cache"] is None
+    listed = memory("list", "--dataset", "")[1]["demonstrations"]
+    forged = [d for d in listed if d["question"] == ALBUMS]
+    assert [(d["origin"], d["verified"]) for d in forged] == [("import", "executed")]
+    memory("export", str(tmp_path / "out.jsonl"))
+    exported = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    [stored] = [record for record in exported if record["question"] == ALBUMS]
+    assert not stored["created_at"].startswith("2999")
 
 
 def test_import_refuses_a_record_its_rerun_does_not_establish(tmp_path):
