@@ -49,6 +49,7 @@ def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     folder = settings.store_path
     if folder.exists() and not folder.is_dir():
         raise MemoryStoreError(f"memory store {folder} is not a folder")
+    check_local_database(folder, complete_only=True)  # a damaged store gets no lock file
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -68,13 +69,19 @@ def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     return client, lock
 
 
-def check_local_database(folder: Path) -> None:
-    """Refuse a store whose database is not SQLite (call with the write lock held)."""
+def check_local_database(folder: Path, complete_only: bool = False) -> None:
+    """Refuse a store whose database is not SQLite.
+
+    Without the write lock another process may be creating the database, so
+    `complete_only` judges only a file long enough to hold a whole header.
+    """
     database = folder / CHROMA_FILE
     if not database.exists():
         return
     with open(database, "rb") as handle:
         header = handle.read(len(SQLITE_HEADER))
+    if complete_only and len(header) < len(SQLITE_HEADER):
+        return
     if header != SQLITE_HEADER:
         raise MemoryStoreError(
             f"memory store {database} is damaged (not an SQLite database); "
