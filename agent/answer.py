@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, JsonValue
 
+from memory.models import ProgramCacheRecord
+
 
 class AnswerError(BaseModel):
     """Why no answer was found: an error type name and a one-line message."""
@@ -60,6 +62,8 @@ class Answer(BaseModel):
     answer at all. `candidates` are the programs written for the question;
     `votes` is how many of them gave the answer, and `agreement` that share
     of the candidates that ran (None when none ran): the answer's confidence.
+    answer at all. `program_cache` names the stored demonstration whose
+    program answered with no LLM call (None when the LLM's code answered).
     """
 
     answer: list[list[JsonValue]] = Field(default_factory=list)
@@ -76,6 +80,7 @@ class Answer(BaseModel):
     candidates: list[Candidate] = Field(default_factory=list)
     votes: int = 0
     agreement: float | None = None
+    program_cache: ProgramCacheRecord | None = None
     trace: list[TraceEvent] = Field(default_factory=list)
 
 

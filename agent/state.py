@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, JsonValue
 from typing_extensions import TypedDict
 
 from agent.answer import Answer, AnswerError, Candidate, TraceEvent
+from memory.models import ProgramCacheRecord
 from plugins.model import Focus
 
 if TYPE_CHECKING:
@@ -109,6 +110,8 @@ class Attempt(BaseModel):
     total_rows: int | None = None
     error: CodeFailure | None = None
     feedback: str | None = None
+    program_cache: ProgramCacheRecord | None = None
+    """The stored demonstration a cached program came from."""
 
 
 class AgentState(TypedDict):

@@ -42,7 +42,8 @@ import numpy as np
 from memory.embeddings import Embedding, get_embedding
 from memory.fingerprints import schema_fingerprint
 from memory.models import Demonstration
-from memory.retrieval import find_cached_program, search_demonstrations
+from memory.program_cache import find_cached_program
+from memory.retrieval import search_demonstrations
 from memory.settings import MemorySettings
 from memory.store import DemonstrationStore
 

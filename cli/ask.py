@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -21,6 +23,11 @@ from cli.output import (
     write_output,
 )
 from cli.sources import open_workspace, source_options
+from plugins.errors import BadInputError
+
+if TYPE_CHECKING:
+    from agent.answer import Answer
+    from plugins import Workspace
 
 
 @click.command("ask")
@@ -48,6 +55,11 @@ from cli.sources import open_workspace, source_options
 @click.option("--direct", is_flag=True, help="Baseline: ask for the answer itself, no code.")
 @click.option("--trace", is_flag=True, help="Stream node events to stderr as they happen.")
 @output_option
+@click.option(
+    "--save",
+    is_flag=True,
+    help="Store the program that answered in the memory, approved by you (the cache may reuse it).",
+)
 @source_options
 @json_option
 @reports_errors
@@ -64,6 +76,7 @@ def ask_command(
     direct: bool,
     trace: bool,
     output_path: str | None,
+    save: bool,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -121,6 +134,47 @@ def ask_command(
     if answer.error is not None:
         print_error_line(answer.error.type, answer.error.message)
         sys.exit(EXIT_FAILED)
+    if save:
+        _save(question, answer, workspace, entities, hops)
+
+
+def _save(
+    question: str,
+    answer: Answer,
+    workspace: Workspace,
+    entities: tuple[str, ...],
+    hops: int | None,
+) -> None:
+    """`--save`: run the answering program again and store it as `approved`
+    with origin `cli` (the user's own verdict on the answer just printed)."""
+    from memory import DemonstrationStore, FocusSpec, MemorySettings
+    from memory.verification import answers_match, demonstration_on_workspace
+
+    if answer.soft or not answer.code or not answer.answer:
+        raise BadInputError("--save: no program answered with rows; nothing saved")
+    has_kg = any(source.kind == "kg" for source in workspace.sources)
+    demonstration, outcome = demonstration_on_workspace(
+        workspace,
+        question=question,
+        code=answer.code,
+        locations=[_absolute(source.location) for source in workspace.sources],
+        representation=answer.representation,
+        origin="cli",
+        reasoning=answer.reasoning,
+        focus=FocusSpec(entities=list(entities), hops=hops or 2) if has_kg else None,
+        approved=True,
+    )
+    if not outcome.passed or not answers_match(outcome.answer, answer.answer):
+        raise BadInputError("--save: the program returned another answer when run again; not saved")
+    stored = DemonstrationStore.open(MemorySettings.from_env()).add(demonstration)
+    state = "saved" if stored.added else "already stored"
+    click.echo(f"pandora: {state} as {stored.id} ({stored.verified})", err=True)
+
+
+def _absolute(location: str) -> str:
+    from plugins.sources import url_scheme
+
+    return location if url_scheme(location) else str(Path(location).resolve())
 
 
 def _cell(value: object) -> str:

@@ -1,9 +1,11 @@
-"""`pandora memory ...`: add, search, list, stats, export, import, reindex, verify.
+"""`pandora memory ...`: add, remove, search, list, stats, export, import,
+reindex, verify.
 
 Shapes follow DESIGN.md's CLI contract. A command that fails leaves the store
 as it was: `add` verifies before it opens the store, `import --on-error stop`
-validates every line before it writes one, `export` writes a temporary file
-and renames it into place.
+validates and re-runs every line before it writes one, `export` writes a
+temporary file and renames it into place. What `add` stores has origin `cli`
+(a person on this machine added it); what `import` stores has origin `import`.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from pydantic import JsonValue, ValidationError
@@ -102,6 +106,7 @@ def add_command(
         code=code,
         locations=list(sources),
         representation=representation,
+        origin="cli",
         reasoning=reasoning,
         focus=FocusSpec(entities=list(entities), hops=hops) if entities else None,
         expected=expected,
@@ -125,6 +130,20 @@ def add_command(
     else:
         state = "added" if result.added else "already stored"
         click.echo(f"{result.id} {state} ({result.verified}): {demonstration.answer}")
+
+
+@memory_group.command("remove")
+@click.argument("demonstration_id", metavar="ID")
+@json_option
+@reports_errors
+def remove_command(demonstration_id: str, as_json: bool) -> None:
+    """Delete the demonstration ID (as `memory list` shows it)."""
+    if not _open_store(load_seed=False).remove(demonstration_id):
+        raise BadInputError(f"no demonstration has id {demonstration_id!r} (see `memory list`)")
+    if as_json:
+        print_json({"removed": demonstration_id})
+    else:
+        click.echo(f"removed {demonstration_id}")
 
 
 @memory_group.command("search")
@@ -170,7 +189,10 @@ def search_command(
         return
     for hit in hits:
         demo = hit.demonstration
-        click.echo(f"{hit.score:.3f}  [{demo.kind}/{demo.representation}] {demo.question}")
+        click.echo(
+            f"{hit.score:.3f}  [{demo.kind}/{demo.representation}, {demo.verified} "
+            f"from {demo.origin}] {demo.question}"
+        )
 
 
 @memory_group.command("list")
@@ -206,6 +228,7 @@ def list_command(
             "kind": d.kind,
             "representation": d.representation,
             "verified": d.verified,
+            "origin": d.origin,
             "dataset": d.dataset,
             "negative": d.negative,
             "stale": d.stale,
@@ -280,26 +303,38 @@ def export_command(file: str, as_json: bool) -> None:
     type=click.Choice(["skip", "stop"]),
     default="stop",
     show_default=True,
-    help="A line that does not validate: skip it, or import nothing.",
+    help="A line that does not validate or whose re-run fails: skip it, or import nothing.",
 )
 @json_option
 @reports_errors
 def import_command(file: str, on_error: str, as_json: bool) -> None:
-    """Add the demonstrations of a JSONL FILE (duplicates are skipped by id)."""
-    demonstrations, problems = read_jsonl(Path(file))
+    """Add the demonstrations of a JSONL FILE, each re-run on its sources first.
+
+    Only what the re-run establishes is kept (origin `import`, at most
+    `executed`): the file's verification, fingerprint and dates are ignored.
+    Duplicates are skipped by id.
+    """
+    from memory.importing import already_kept, reestablish_records  # loads pandas and plugins
+
+    records, problems = read_jsonl(Path(file))
     if problems and on_error == "stop":
-        line, message = problems[0]
-        raise BadInputError(
-            f"{file}:{line}: {message} ({len(problems)} invalid lines; nothing imported; "
-            "--on-error skip imports the valid ones)"
-        )
+        _refuse_import(file, problems)
+    store = _open_store()
+    kept = already_kept(records, store)
+    to_run = [(line, record) for line, record in records if record.id not in kept]
+    with _progress("memory import: re-running", len(to_run)) as advance:
+        demonstrations, refused = reestablish_records(to_run, on_progress=advance)
+    problems = sorted(problems + refused)
+    if problems and on_error == "stop":
+        _refuse_import(file, problems)
     for line, message in problems:
         print_warning(f"{file}:{line}: skipped: {message}")
-    counts = _open_store().add_many(demonstrations)
+    counts = store.add_many(demonstrations)
+    duplicates = counts.duplicates + len(records) - len(to_run)
     payload = {
         "imported": counts.added,
         "replaced": counts.replaced,
-        "duplicates": counts.duplicates,
+        "duplicates": duplicates,
         "skipped": [{"line": line, "error": message} for line, message in problems],
     }
     if as_json:
@@ -307,8 +342,27 @@ def import_command(file: str, on_error: str, as_json: bool) -> None:
     else:
         click.echo(
             f"imported {counts.added}, replaced {counts.replaced}, "
-            f"duplicates {counts.duplicates}, skipped {len(problems)}"
+            f"duplicates {duplicates}, skipped {len(problems)}"
         )
+
+
+def _refuse_import(file: str, problems: list[tuple[int, str]]) -> NoReturn:
+    line, message = problems[0]
+    raise BadInputError(
+        f"{file}:{line}: {message} ({len(problems)} lines refused; nothing imported; "
+        "--on-error skip imports the others)"
+    )
+
+
+@contextmanager
+def _progress(label: str, total: int) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar on stderr (gone when done); yields `advance(done, total)`."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task(label, total=total)
+        yield lambda done, _total: progress.update(bar, completed=done)
 
 
 @memory_group.command("reindex")
@@ -332,13 +386,15 @@ def reindex_command(as_json: bool) -> None:
 @json_option
 @reports_errors
 def verify_command(sources: tuple[str, ...], no_rerun: bool, as_json: bool) -> None:
-    """Recheck demonstrations against their sources' current schemas: re-run
-    those whose schema changed, and flag stale those that no longer pass."""
+    """Re-run every demonstration on its sources and flag stale those that no
+    longer return their stored answer (--no-rerun: those whose schema changed)."""
     from memory.staleness import recheck_demonstrations  # loads sources: pandas and plugins
 
-    report = recheck_demonstrations(
-        _open_store(), only_sources=list(sources) or None, reverify=not no_rerun
-    )
+    store = _open_store()
+    with _progress("memory verify", store.count()) as advance:
+        report = recheck_demonstrations(
+            store, only_sources=list(sources) or None, reverify=not no_rerun, on_progress=advance
+        )
     if as_json:
         print_json(report.summary())
     else:
@@ -358,18 +414,19 @@ def parse_answer(text: str) -> list[list[JsonValue]]:
     return [item if isinstance(item, list) else [item] for item in value]
 
 
-def read_jsonl(path: Path) -> tuple[list[Demonstration], list[tuple[int, str]]]:
-    """The valid demonstrations of a JSONL file and (line number, error) of the others."""
+def read_jsonl(path: Path) -> tuple[list[tuple[int, Demonstration]], list[tuple[int, str]]]:
+    """The valid demonstrations of a JSONL file with their line numbers, and
+    (line number, error) of the others."""
     if not path.is_file():
         raise BadInputError(f"{path}: no such file")
-    demonstrations: list[Demonstration] = []
+    demonstrations: list[tuple[int, Demonstration]] = []
     problems: list[tuple[int, str]] = []
     with open(path, encoding="utf-8", errors="replace") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
                 continue
             try:
-                demonstrations.append(Demonstration.model_validate_json(line))
+                demonstrations.append((number, Demonstration.model_validate_json(line)))
             except ValidationError as error:
                 problems.append((number, _validation_message(error)))
     return demonstrations, problems

@@ -1,7 +1,10 @@
 """The memory tools: find worked examples to imitate, and store new ones.
 
 A demonstration is stored only after its code ran on the sources (through the
-executor) and returned rows, or the expected answer when one is given.
+executor) and returned rows, or the expected answer when one is given. It is
+stored with origin `mcp` and verified `executed` at most: the client wrote
+both the code and the answer it matched, so the program cache never serves
+it (docs/mcp.md, "Trust"). Text over the memory's size caps is refused.
 """
 
 from __future__ import annotations
@@ -81,8 +84,10 @@ async def add_demonstration(
 
     Use it when code you wrote answered a question correctly, so later questions can
     imitate it. The code runs on `sources` first: it is stored only if it succeeds and
-    returns rows (and equals `expected_answer` when given). Returns the stored `id`,
-    `verified` ('gold' when it matched `expected_answer`, else 'executed') and `answer`.
+    returns rows (and equals `expected_answer` when given). It is shown to later
+    questions as an example, never run in place of one. Limits: question 1,000
+    characters, reasoning 4,000, code 8,000. Returns the stored `id`, `verified`
+    ('executed') and `answer`.
     Example: add_demonstration(question="How many albums are there?",
     code="result = len(album)", sources=["music"], reasoning="count the album rows").
     """
@@ -94,6 +99,7 @@ async def add_demonstration(
         code=code,
         locations=[source.location for source in workspace.sources],
         representation=representation,
+        origin="mcp",
         reasoning=reasoning,
         focus=FocusSpec(entities=list(entities), hops=hops) if entities else None,
         expected=expected_answer,
@@ -120,5 +126,6 @@ def _hit(scored: ScoredDemonstration) -> DemonstrationHit:
         code=demonstration.code,
         answer=demonstration.answer,
         verified=demonstration.verified,
+        origin=demonstration.origin,
         score=round(scored.score, 6),
     )

@@ -82,6 +82,7 @@ class DemonstrationHit(BaseModel):
     code: str
     answer: list[list[JsonValue]]
     verified: str
+    origin: str = Field(description="who stored it: cli, mcp, import or build")
     score: float = Field(description="cosine similarity to the question")
 
 
@@ -95,6 +96,6 @@ class AddedDemonstration(BaseModel):
     """A demonstration stored after its code ran and earned a verification."""
 
     id: str
-    verified: str = Field(description="gold (matched the expected answer) or executed")
+    verified: str = Field(description="executed: an MCP client's demonstration is never gold")
     added: bool = Field(description="false when the same demonstration was already stored")
     answer: list[list[JsonValue]]

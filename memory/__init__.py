@@ -14,22 +14,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memory.models import Demonstration, FocusSpec, ScoredDemonstration
-    from memory.retrieval import (
-        default_store,
-        find_cached_program,
-        retrieve_demonstrations,
-        search_demonstrations,
-    )
+    from memory.models import Demonstration, FocusSpec, ProgramCacheRecord, ScoredDemonstration
+    from memory.program_cache import find_cached_program, serve_cached_program
+    from memory.retrieval import default_store, retrieve_demonstrations, search_demonstrations
     from memory.settings import MemorySettings
     from memory.store import DemonstrationStore, EmbeddingMismatchError
 
 _HOMES = {
     "Demonstration": "memory.models",
     "FocusSpec": "memory.models",
+    "ProgramCacheRecord": "memory.models",
     "ScoredDemonstration": "memory.models",
     "default_store": "memory.retrieval",
-    "find_cached_program": "memory.retrieval",
+    "find_cached_program": "memory.program_cache",
+    "serve_cached_program": "memory.program_cache",
     "retrieve_demonstrations": "memory.retrieval",
     "search_demonstrations": "memory.retrieval",
     "MemorySettings": "memory.settings",
@@ -43,11 +41,13 @@ __all__ = [
     "EmbeddingMismatchError",
     "FocusSpec",
     "MemorySettings",
+    "ProgramCacheRecord",
     "ScoredDemonstration",
     "default_store",
     "find_cached_program",
     "retrieve_demonstrations",
     "search_demonstrations",
+    "serve_cached_program",
 ]
 
 

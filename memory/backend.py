@@ -47,14 +47,18 @@ def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     if settings.server_url:
         return _http_client(settings.server_url), WriteLock(None)
     folder = settings.store_path
-    check_local_store(folder)
+    if folder.exists() and not folder.is_dir():
+        raise MemoryStoreError(f"memory store {folder} is not a folder")
+    check_local_database(folder, complete_only=True)  # a damaged store gets no lock file
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise MemoryStoreError(f"memory store {folder}: cannot create: {error}") from error
     lock = WriteLock(folder / LOCK_FILE)
-    # Chroma creates its tables on first open; two processes doing it at once collide.
+    # Chroma creates its tables on first open; two processes doing it at once
+    # collide, and one would see the other's half-written database as damaged.
     with lock.held():
+        check_local_database(folder)
         try:
             client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
         except Exception as error:  # Chroma's own errors: migrations, damaged segments
@@ -65,15 +69,19 @@ def open_client(settings: MemorySettings) -> tuple[ClientAPI, WriteLock]:
     return client, lock
 
 
-def check_local_store(folder: Path) -> None:
-    """Refuse a folder that is not a directory or whose database is not SQLite."""
-    if folder.exists() and not folder.is_dir():
-        raise MemoryStoreError(f"memory store {folder} is not a folder")
+def check_local_database(folder: Path, complete_only: bool = False) -> None:
+    """Refuse a store whose database is not SQLite.
+
+    Without the write lock another process may be creating the database, so
+    `complete_only` judges only a file long enough to hold a whole header.
+    """
     database = folder / CHROMA_FILE
     if not database.exists():
         return
     with open(database, "rb") as handle:
         header = handle.read(len(SQLITE_HEADER))
+    if complete_only and len(header) < len(SQLITE_HEADER):
+        return
     if header != SQLITE_HEADER:
         raise MemoryStoreError(
             f"memory store {database} is damaged (not an SQLite database); "

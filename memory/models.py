@@ -3,7 +3,9 @@
 `Demonstration` is a contract (DESIGN.md, "Data model"): the CLI, the MCP
 server and the agent exchange it as JSON. The extra fields (`sources`,
 `focus`, `negative`, `error`, `stale`) say where a demonstration ran and
-whether it may still be shown to the LLM.
+whether it may still be shown to the LLM; `origin` says who stored it (the
+command line, an MCP client, an imported file or a dataset build), which
+bounds how far its `verified` can be trusted.
 """
 
 from __future__ import annotations
@@ -26,6 +28,26 @@ VERIFICATION_RANK: dict[Verification, int] = {
     "executed": 1,
     "unverified": 0,
 }
+
+Origin = Literal["cli", "mcp", "import", "build"]
+ORIGINS: tuple[Origin, ...] = ("cli", "mcp", "import", "build")
+# Who stored a demonstration. Records written before origins were kept read
+# as `import`: the least trusted an origin can be after the fact.
+LEGACY_ORIGIN: Origin = "import"
+
+# The best verification each origin can hold. An MCP client or an imported
+# file supplies its own code and its own expected answer, so matching it
+# proves only that the code ran and returned rows (see docs/mcp.md, "Trust").
+ORIGIN_CEILING: dict[Origin, Verification] = {
+    "cli": "gold",
+    "build": "gold",
+    "import": "executed",
+    "mcp": "executed",
+}
+
+# Between two copies of one demonstration verified alike, the one whose
+# origin is trusted more is kept.
+ORIGIN_TRUST: dict[Origin, int] = {"cli": 3, "build": 2, "import": 1, "mcp": 0}
 
 Kind = Literal["table", "database", "kg"]
 KINDS: tuple[Kind, ...] = ("table", "database", "kg")
@@ -67,6 +89,7 @@ class Demonstration(BaseModel):
     answer: list[list[JsonValue]] = Field(default_factory=list)
     dataset: str = ""
     verified: Verification = "unverified"
+    origin: Origin = LEGACY_ORIGIN
     created_at: datetime = Field(default_factory=lambda: datetime.now(UTC))
     sources: list[str] = Field(default_factory=list)
     focus: FocusSpec | None = None
@@ -78,12 +101,21 @@ class Demonstration(BaseModel):
     def _derive_id(self) -> Demonstration:
         # Always derived, never trusted from input: dedup depends on it.
         self.id = demonstration_id(self.question, self.code, self.representation)
+        ceiling = ORIGIN_CEILING[self.origin]
+        if VERIFICATION_RANK[self.verified] > VERIFICATION_RANK[ceiling]:
+            self.verified = ceiling
         return self
 
     @property
     def retrievable(self) -> bool:
         """Whether this may be shown to the LLM as an example to follow."""
         return not self.negative and not self.stale
+
+    @property
+    def keep_rank(self) -> tuple[int, int]:
+        """Which of two copies of this demonstration to keep: the better
+        verified, then the one from the more trusted origin."""
+        return VERIFICATION_RANK[self.verified], ORIGIN_TRUST[self.origin]
 
     def to_json_line(self) -> str:
         """One line of JSONL, as `pandora memory export` writes it."""
@@ -108,3 +140,10 @@ class ScoredDemonstration(BaseModel):
             "score": round(self.score, 6),
             "verified": demo.verified,
         }
+
+
+class ProgramCacheRecord(BaseModel):
+    """Which stored demonstration answered a question from the program cache."""
+
+    id: str
+    origin: Origin

@@ -1,4 +1,4 @@
-"""Retrieving demonstrations for a question, and the program cache.
+"""Retrieving demonstrations for a question.
 
 Three modes, as in the Pandora paper's ablations (its Table 4):
 - `cross` (default): the K most similar demonstrations from every task, so a
@@ -161,36 +161,6 @@ def _random_demonstrations(
         ScoredDemonstration(demonstration=demonstration, score=score)
         for demonstration, score in _ranked(store, vector, chosen, k)
     ]
-
-
-def find_cached_program(
-    store: DemonstrationStore,
-    question: str,
-    schema_fingerprint: str,
-    representation: str | None = None,
-) -> Demonstration | None:
-    """A verified demonstration of exactly this question on exactly this schema.
-
-    The program cache: when it returns one, its code can be run again without
-    asking the LLM (the caller reports the answer as coming from the cache).
-    Only retrievable demonstrations verified by execution, a person or a gold
-    answer qualify; the best-verified, most recent one wins. The lookup is one
-    equality filter on the question's key (fast in Chroma); the other
-    conditions are checked here.
-    """
-    min_rank = VERIFICATION_RANK["executed"]
-    candidates = [
-        demonstration
-        for demonstration in store.find(
-            {"question_key": question_key(question)}, retrievable_only=True
-        )
-        if demonstration.schema_fingerprint == schema_fingerprint
-        and VERIFICATION_RANK[demonstration.verified] >= min_rank
-        and representation in (None, demonstration.representation)
-    ]
-    if not candidates:
-        return None
-    return max(candidates, key=lambda d: (VERIFICATION_RANK[d.verified], d.created_at))
 
 
 def _wanted_metadata(

@@ -1,23 +1,26 @@
-"""Noticing that a source's schema changed under its demonstrations.
+"""Noticing that a demonstration no longer does what it recorded.
 
-Each demonstration records a fingerprint of the schema it ran on. Rechecking
-renders the schema of its sources again: when the fingerprint differs, the
-demonstration is re-run through the executor and kept (with the new schema)
-if it still returns its stored answer, or flagged stale otherwise. Stale
-demonstrations are never retrieved nor used as cached programs; a later
-recheck that finds the old schema again (or a passing re-run) restores them.
+Each demonstration records the answer its code returned and a fingerprint of
+the schema it ran on. Rechecking re-runs every demonstration's code through
+the executor on its sources: it is kept (with the schema as it is now) if it
+still returns its stored answer, and flagged stale otherwise, whether or not
+the schema changed (the data may have, or the code may behave differently
+now). Without re-running, only a changed schema flags a demonstration stale.
+Stale demonstrations are never retrieved nor used as cached programs; a later
+recheck that finds them passing again restores them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory.fingerprints import schema_fingerprint
 from memory.models import Demonstration
-from memory.seed import SEED_DATASET, examples_dir
 from memory.store import DemonstrationStore
 from memory.verification import (
+    demonstration_locations,
     open_workspace,
     resolve_location,
     structure_schema,
@@ -55,22 +58,26 @@ def recheck_demonstrations(
     only_sources: list[str] | None = None,
     base_dir: Path | None = None,
     reverify: bool = True,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> RecheckReport:
-    """Compare every demonstration's schema fingerprint with its sources now.
+    """Re-run every demonstration on its sources now (see the module docstring).
 
     `only_sources` limits the check to demonstrations whose sources are all
     among those locations; `base_dir` resolves relative source paths (the
-    seed's resolve against examples/). With `reverify` False a changed schema
-    flags the demonstration stale without running anything.
+    seed's resolve against examples/). With `reverify` False nothing runs: a
+    changed schema flags the demonstration stale. `on_progress(done, total)`
+    is called after each record.
     """
     wanted = {resolve_location(s) for s in only_sources} if only_sources else None
     workspaces: dict[tuple[str, ...], Workspace | str] = {}
     report = RecheckReport()
-    for demonstration in list(store.iter_all()):
+    records = list(store.iter_all())
+    for done, demonstration in enumerate(records, start=1):
+        if on_progress:
+            on_progress(done, len(records))
         if demonstration.negative or not demonstration.sources:
             continue
-        folder = base_dir or (examples_dir() if demonstration.dataset == SEED_DATASET else None)
-        locations = tuple(resolve_location(s, folder) for s in demonstration.sources)
+        locations = demonstration_locations(demonstration, base_dir)
         if wanted is not None and not set(locations) <= wanted:
             continue
         if locations not in workspaces:
@@ -98,24 +105,27 @@ def _recheck_one(
     focus = to_focus(demonstration.focus, demonstration.question)
     schema = structure_schema(workspace, demonstration.representation, focus)
     fingerprint = schema_fingerprint(schema)
-    if fingerprint == demonstration.schema_fingerprint:
-        if demonstration.stale:
-            report.restored.append(demonstration.id)
-            return demonstration.model_copy(update={"stale": False})
-        report.unchanged.append(demonstration.id)
-        return None
+    same_schema = fingerprint == demonstration.schema_fingerprint
     if reverify:
-        outcome = verify_code(
+        passes = verify_code(
             demonstration.code,
             workspace,
             demonstration.representation,
             focus,
             expected=demonstration.answer,
-        )
-        if outcome.passed:
+        ).passed
+    else:
+        passes = same_schema
+    if passes:
+        if demonstration.stale:
+            report.restored.append(demonstration.id)
+        elif same_schema:
+            report.unchanged.append(demonstration.id)
+            return None
+        else:
             report.reverified.append(demonstration.id)
-            return demonstration.model_copy(
-                update={"schema_": schema, "schema_fingerprint": fingerprint, "stale": False}
-            )
+        return demonstration.model_copy(
+            update={"schema_": schema, "schema_fingerprint": fingerprint, "stale": False}
+        )
     report.stale.append(demonstration.id)
     return None if demonstration.stale else demonstration.model_copy(update={"stale": True})

@@ -11,10 +11,11 @@ mistake.
 
 The collections record which embedding made their vectors; adding or
 searching with another one is refused until `reindex` re-embeds everything.
-Writes take the store's write lock, are deduplicated by id (a better-verified
-copy replaces a weaker one; otherwise the first copy stays) and go in
-batches, each committed on its own: a bulk add killed half-way leaves every
-finished batch and nothing half-written.
+Writes take the store's write lock, are held to the size caps of
+`memory.limits`, are deduplicated by id (a better-verified copy, or one as
+well verified from a more trusted origin, replaces the stored one; otherwise
+the first copy stays) and go in batches, each committed on its own: a bulk
+add killed half-way leaves every finished batch and nothing half-written.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 from memory.backend import MemoryStoreError, open_client
 from memory.embeddings import Embedding, get_embedding, spec_for_name
 from memory.fingerprints import question_key
+from memory.limits import require_within_limits
 from memory.locking import WriteLock
 from memory.masking import mask_question
 from memory.models import VERIFICATION_RANK, Demonstration
@@ -96,7 +98,12 @@ class Hit:
 
 
 class DemonstrationStore:
-    """Demonstrations in Chroma, embedded by `embedding`, masked or not."""
+    """Demonstrations in Chroma, embedded by `embedding`, masked or not.
+
+    `shared` is True for a Chroma server (`PANDORA_MEMORY_URL`): anyone who
+    reaches the server can write any record, so none of its records is known
+    to come from a person on this machine.
+    """
 
     def __init__(
         self,
@@ -105,12 +112,14 @@ class DemonstrationStore:
         location: str,
         embedding: Embedding,
         masking: bool,
+        shared: bool = False,
     ):
         self.client = client
         self.lock = lock
         self.location = location
         self.embedding = embedding
         self.masking = masking
+        self.shared = shared
         with self.lock.held():
             self._finish_interrupted_reindex()
             self.retrievable = self._open_collection(RETRIEVABLE)
@@ -137,6 +146,7 @@ class DemonstrationStore:
             settings.location,
             embedding or get_embedding(settings.embedding),
             settings.masking,
+            shared=settings.server_url is not None,
         )
         if load_seed and store.embedding_matches():
             from memory.seed import load_seed_into
@@ -192,7 +202,7 @@ class DemonstrationStore:
     # --- writing ------------------------------------------------------------
 
     def add(self, demonstration: Demonstration) -> AddOutcome:
-        """Add one demonstration; a duplicate keeps the better-verified copy."""
+        """Add one demonstration; a duplicate keeps the better copy (`keep_rank`)."""
         counts = self.add_many([demonstration])
         stored = self.get(demonstration.id)
         verified = stored.verified if stored else demonstration.verified
@@ -206,7 +216,9 @@ class DemonstrationStore:
     ) -> AddCounts:
         """Add demonstrations in batches, each committed on its own.
 
-        `on_batch` is called after each committed batch (progress reports).
+        A demonstration over a size cap raises `DemonstrationTooLarge` before
+        its batch is written. `on_batch` is called after each committed batch
+        (progress reports).
         """
         self.require_matching_embedding()
         counts = AddCounts()
@@ -227,17 +239,18 @@ class DemonstrationStore:
     def _add_batch(self, batch: list[Demonstration], counts: AddCounts) -> None:
         unique: dict[str, Demonstration] = {}
         for demonstration in batch:
+            require_within_limits(demonstration)
             kept = unique.get(demonstration.id)
-            if kept is None or _rank(demonstration) > _rank(kept):
+            if kept is None or demonstration.keep_rank > kept.keep_rank:
                 unique[demonstration.id] = demonstration
         counts.duplicates += len(batch) - len(unique)
         with self.lock.held():
-            existing_rank = self._stored_ranks(list(unique))
+            existing_rank = self.stored_keep_ranks(list(unique))
             writes = []
             for record_id, demonstration in unique.items():
                 if record_id not in existing_rank:
                     counts.added += 1
-                elif _rank(demonstration) > existing_rank[record_id]:
+                elif demonstration.keep_rank > existing_rank[record_id]:
                     counts.replaced += 1
                 else:
                     counts.duplicates += 1
@@ -252,12 +265,25 @@ class DemonstrationStore:
         with self.lock.held():
             self._write([demonstration])
 
-    def _stored_ranks(self, ids: list[str]) -> dict[str, int]:
-        ranks: dict[str, int] = {}
+    def remove(self, demonstration_id: str) -> bool:
+        """Delete the demonstration with this id; False when there is none."""
+        self.require_matching_embedding()
+        with self.lock.held():
+            if self.get(demonstration_id) is None:
+                return False
+            for collection in (self.retrievable, self.held_back):
+                collection.delete(ids=[demonstration_id])
+        return True
+
+    def stored_keep_ranks(self, ids: list[str]) -> dict[str, tuple[int, int]]:
+        """`Demonstration.keep_rank` of the stored records among `ids`."""
+        # Read from the documents, not the metadata: a record stored before
+        # origins existed reads with its verification capped (`ORIGIN_CEILING`).
+        ranks: dict[str, tuple[int, int]] = {}
         for collection in (self.retrievable, self.held_back):
-            found = collection.get(ids=ids, include=["metadatas"])
-            for record_id, metadata in zip(found["ids"], found["metadatas"] or [], strict=True):
-                ranks[record_id] = int(metadata["verified_rank"])
+            found = collection.get(ids=ids, include=["documents"])
+            for record_id, document in zip(found["ids"], found["documents"] or [], strict=True):
+                ranks[record_id] = _parse(document).keep_rank
         return ranks
 
     def _write(self, demonstrations: list[Demonstration]) -> None:
@@ -488,6 +514,7 @@ def record_metadata(demonstration: Demonstration) -> dict[str, str | int | bool]
         "dataset": demonstration.dataset,
         "verified": demonstration.verified,
         "verified_rank": VERIFICATION_RANK[demonstration.verified],
+        "origin": demonstration.origin,
         "negative": demonstration.negative,
         "stale": demonstration.stale,
         "question_key": question_key(demonstration.question),
@@ -513,10 +540,6 @@ def _pages(collection: Collection, include: list[str], page_size: int) -> Iterat
             return
         yield page
         offset += len(page["ids"])
-
-
-def _rank(demonstration: Demonstration) -> int:
-    return VERIFICATION_RANK[demonstration.verified]
 
 
 def _parse(document: str) -> Demonstration:

@@ -6,6 +6,9 @@ process. The verification level says what was established:
 - `approved`: it ran and returned rows, and a person approved it;
 - `executed`: it ran and returned rows;
 - `unverified`: it was not shown to work (kept only when asked to).
+
+The origin (who is storing it) caps that level: an MCP client's or an
+imported file's demonstration is at most `executed` (`ORIGIN_CEILING`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from pathlib import Path
 from pydantic import JsonValue
 
 from memory.fingerprints import schema_fingerprint
-from memory.models import Demonstration, FocusSpec, Kind, Verification
+from memory.limits import DemonstrationTooLarge, size_problem
+from memory.models import Demonstration, FocusSpec, Kind, Origin, Verification
 from plugins import Focus, Workspace, get_registry, load_source
 from plugins.executor.results import render_value
 from plugins.sources import url_scheme
@@ -59,6 +63,17 @@ def resolve_location(location: str, base_dir: Path | None = None) -> str:
     if not path.is_absolute() and base_dir is not None:
         path = base_dir / path
     return str(path.resolve())
+
+
+def demonstration_locations(
+    demonstration: Demonstration, base_dir: Path | None = None
+) -> tuple[str, ...]:
+    """Where a stored demonstration's sources are now: relative paths against
+    `base_dir`, else the seed's against examples/, else the current folder."""
+    from memory.seed import SEED_DATASET, examples_dir
+
+    folder = base_dir or (examples_dir() if demonstration.dataset == SEED_DATASET else None)
+    return tuple(resolve_location(location, folder) for location in demonstration.sources)
 
 
 def to_focus(spec: FocusSpec | None, question: str) -> Focus | None:
@@ -128,6 +143,7 @@ def build_demonstration(
     code: str,
     locations: Sequence[str],
     representation: str,
+    origin: Origin,
     reasoning: str = "",
     focus: FocusSpec | None = None,
     expected: list[list[JsonValue]] | None = None,
@@ -137,8 +153,44 @@ def build_demonstration(
 ) -> tuple[Demonstration, VerificationOutcome]:
     """Load the sources, render the schema, run the code, and return the
     demonstration with the verification it earned (the caller decides whether
-    a failed verification is stored as `unverified` or refused)."""
-    workspace = open_workspace(locations, base_dir)
+    a failed verification is stored as `unverified` or refused).
+
+    Text over the memory's size caps is refused before anything runs.
+    """
+    problem = size_problem(question, reasoning, code, expected or [])
+    if problem is not None:
+        raise DemonstrationTooLarge(problem)
+    return demonstration_on_workspace(
+        open_workspace(locations, base_dir),
+        question=question,
+        code=code,
+        locations=locations,
+        representation=representation,
+        origin=origin,
+        reasoning=reasoning,
+        focus=focus,
+        expected=expected,
+        approved=approved,
+        dataset=dataset,
+    )
+
+
+def demonstration_on_workspace(
+    workspace: Workspace,
+    *,
+    question: str,
+    code: str,
+    locations: Sequence[str],
+    representation: str,
+    origin: Origin,
+    reasoning: str = "",
+    focus: FocusSpec | None = None,
+    expected: list[list[JsonValue]] | None = None,
+    approved: bool = False,
+    dataset: str = "",
+) -> tuple[Demonstration, VerificationOutcome]:
+    """`build_demonstration` on sources already opened (`locations` is how the
+    demonstration names them)."""
     plugin_focus = to_focus(focus, question)
     schema = structure_schema(workspace, representation, plugin_focus)
     outcome = verify_code(code, workspace, representation, plugin_focus, expected, approved)
@@ -154,6 +206,7 @@ def build_demonstration(
         answer=answer,
         dataset=dataset,
         verified=outcome.verified,
+        origin=origin,
         sources=list(locations),
         focus=focus,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
+from pydantic import JsonValue
 
 from agent.context import AgentContext
 from agent.events import context_of, emit
@@ -13,10 +14,11 @@ from agent.planning import choose_routes, kg_focus, prompt_schema
 from agent.prompts import code_instruction
 from agent.state import AgentState, Attempt, Plan
 from agent.workspaces import workspace_of
-from memory import default_store, find_cached_program
+from memory import Demonstration, ProgramCacheRecord, default_store, serve_cached_program
 from memory.fingerprints import schema_fingerprint
 from memory.verification import workspace_kind
 from plugins import Focus, Workspace
+from plugins.executor import execute
 
 
 def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     )
     chosen, cached = plans[0], None
     for route in plans:
-        cached = _cached_attempt(question, route, context)
+        cached = _cached_attempt(question, route, context, workspace)
         if cached is not None:
             chosen = route
             trace += emit(runtime, "plan", "program_cache", code=cached.code)
@@ -103,20 +105,39 @@ def _topic_entities(workspace: Workspace, focus: Focus) -> list[str]:
     return workspace_topic_entities(workspace, focus)
 
 
-def _cached_attempt(question: str, decided: Plan, context: AgentContext) -> Attempt | None:
+def _cached_attempt(
+    question: str, decided: Plan, context: AgentContext, workspace: Workspace
+) -> Attempt | None:
+    """A stored program the cache serves for this question (docs/mcp.md,
+    "Trust"): only one this machine's user vouched for, and only when it
+    still returns the answer it recorded when run again here."""
     if not context.program_cache or context.direct_answer:
         return None
-    demonstration = find_cached_program(
+
+    def rerun(demonstration: Demonstration) -> list[list[JsonValue]] | None:
+        run = execute(
+            demonstration.code,
+            workspace,
+            representation=decided.representation,
+            focus=decided.focus(question),
+            timeout_seconds=context.execution_timeout_seconds,
+        )
+        return None if run.error is not None else run.result
+
+    served = serve_cached_program(
         context.store or default_store(),
         question,
         decided.schema_fingerprint,
         decided.representation,
+        rerun,
     )
-    if demonstration is None:
+    if served is None:
         return None
+    demonstration = served.demonstration
     return Attempt(
         origin="cache",
         representation=decided.representation,
         reasoning=demonstration.reasoning,
         code=demonstration.code,
+        program_cache=ProgramCacheRecord(id=demonstration.id, origin=demonstration.origin),
     )

@@ -86,12 +86,14 @@ def _answer(state: AgentState, candidates: list[Candidate], outcome: Tally) -> A
     }
     winner = outcome.winner
     if winner is not None:
+        cached = [attempt for attempt in state["attempts"] if attempt.origin == "cache"]
         return Answer(
             answer=winner.result or [],
             columns=winner.columns,
             reasoning=winner.reasoning,
             code=winner.code,
             representation=winner.representation,
+            program_cache=cached[-1].program_cache if winner.origin == "cache" else None,
             **common,
         )
     for candidate in reversed(candidates):

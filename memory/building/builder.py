@@ -7,7 +7,8 @@ answer for a few rounds. Stage 2, table and KG samples with gold answers:
 the LLM answers using the demonstrations stage 1 stored (the annotator's
 retrieval), and its program is kept only when its executed answer matches
 the gold answer. Every kept demonstration is re-run here and stored
-`verified: gold`.
+`verified: gold` with origin `build` (the program cache may serve it); one
+over the memory's size caps (`memory.limits`) is not kept.
 
 The LLM is reached through an `Annotator` the caller provides (the CLI wires
 the agent in), so the memory does not depend on the agent.
@@ -24,6 +25,7 @@ from memory.building.budget import Budget
 from memory.building.journal import Journal
 from memory.building.models import Annotation, BuildReport, BuildSample, JournalEntry
 from memory.fingerprints import schema_fingerprint
+from memory.limits import size_problem
 from memory.models import Demonstration, FocusSpec
 from memory.store import DemonstrationStore
 from memory.verification import answers_match, structure_schema, to_focus, workspace_kind
@@ -196,6 +198,8 @@ class MemoryBuilder:
             return None
         if not self.matcher(sample, run.result, gold):
             return None
+        if size_problem(sample.question, reasoning, code, run.result) is not None:
+            return None
         schema = structure_schema(workspace, representation, focus)
         return Demonstration(
             question=sample.question,
@@ -208,6 +212,7 @@ class MemoryBuilder:
             answer=run.result,
             dataset=sample.dataset,
             verified="gold",
+            origin="build",
             sources=sample.sources,
             focus=focus_spec,
         )

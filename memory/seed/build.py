@@ -4,7 +4,9 @@ The team writes each seed line with its question, reasoning, code, source
 (a path relative to examples/) and focus; this script loads the source,
 renders the schema, runs the code through the executor and writes back the
 schema, fingerprint, kind and the answer the code returned. Answers are never
-typed by hand. A seed whose code fails or returns nothing stops the build.
+typed by hand. Seeds have origin `build` and are verified `approved`, so the
+program cache does not serve them (it serves a build's `gold` programs
+only). A seed whose code fails or returns nothing stops the build.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ def rebuild_seed_file(lines: list[str]) -> list[Demonstration]:
             code=draft.code,
             locations=draft.sources,
             representation=draft.representation,
+            origin="build",
             reasoning=draft.reasoning,
             focus=draft.focus,
             approved=True,

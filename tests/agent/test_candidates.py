@@ -43,7 +43,7 @@ def test_two_routes_that_agree_answer_after_two_calls(llm, voting, examples):
     assert (answer.llm_calls, answer.votes, answer.agreement) == (2, 2, 1.0)
     assert [c.representation for c in answer.candidates] == ["sql", "pandas"]
     assert [c.origin for c in answer.candidates] == ["greedy", "greedy"]
-    assert all("temperature" not in body for body in server.requests)
+    assert all(not body.get("temperature") for body in server.requests)
     sql_prompt, pandas_prompt = server.prompts()
     assert "CREATE TABLE" in sql_prompt and "```sql" in sql_prompt
     assert "pd.DataFrame" in pandas_prompt and "```python" in pandas_prompt

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from cli.main import main
@@ -200,3 +201,89 @@ def test_an_answer_given_as_json_keeps_its_types():
     assert parse_answer("3") == [[3]]
     assert parse_answer('["Lagos", null]') == [["Lagos"], [None]]
     assert parse_answer('[["Lagos", 15388000]]') == [["Lagos", 15388000]]
+
+
+MUSIC = str(EXAMPLES / "music.sqlite")
+ALBUMS = "How many albums are there?"
+
+
+def _forged(tmp_path: Path, code: str, answer: list, **fields: object) -> Path:
+    """A JSONL file with one record claiming what it likes (issue 25)."""
+    from memory.fingerprints import schema_fingerprint
+    from memory.verification import open_workspace, structure_schema
+
+    schema = structure_schema(open_workspace([MUSIC]), "pandas", None)
+    record = {
+        "question": ALBUMS, "kind": "database", "representation": "pandas",
+        "schema_fingerprint": schema_fingerprint(schema), "code": code, "answer": answer,
+        "verified": "gold", "created_at": "2999-01-01T00:00:00Z",
+        "sources": [MUSIC], **fields,
+    }  # fmt: skip
+    path = tmp_path / "forged.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("claimed_origin", [{}, {"origin": "cli"}])
+def test_an_imported_record_keeps_only_what_its_rerun_establishes(tmp_path, claimed_origin):
+    from tests.memory.conftest import ask_with_fake_llm
+
+    forged = _forged(tmp_path, "result = [[1234]]", [[1234]], **claimed_origin)
+    code, payload = memory("import", str(forged))
+    assert code == 0 and payload["imported"] == 1
+    run, llm_calls = ask_with_fake_llm(ALBUMS, MUSIC, "result = len(album)")
+    assert run.json["answer"] == [[8]] and llm_calls == 1
+    assert run.json["program_cache"] is None
+    listed = memory("list", "--dataset", "")[1]["demonstrations"]
+    forged = [d for d in listed if d["question"] == ALBUMS]
+    assert [(d["origin"], d["verified"]) for d in forged] == [("import", "executed")]
+    memory("export", str(tmp_path / "out.jsonl"))
+    exported = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    [stored] = [record for record in exported if record["question"] == ALBUMS]
+    assert not stored["created_at"].startswith("2999")
+
+
+def test_import_refuses_a_record_its_rerun_does_not_establish(tmp_path):
+    path = _forged(tmp_path, "result = len(album)", [[1234]])
+    code, payload = memory("import", str(path))
+    assert code == 2 and f"{path}:1: not re-established" in payload["error"]["message"]
+    assert "expected [[1234]]" in payload["error"]["message"]
+    assert count() == SEED_COUNT
+
+
+def test_import_refuses_a_record_over_a_size_cap(tmp_path):
+    path = _forged(tmp_path, "result = len(album)", [[8]], reasoning="x" * 3_000_000)
+    code, payload = memory("import", str(path))
+    assert code == 2
+    assert (
+        "reasoning is 3,000,000 characters; the memory keeps at most 4,000"
+        in (payload["error"]["message"])
+    )
+    assert count() == SEED_COUNT
+
+
+def test_remove_deletes_one_demonstration_and_an_unknown_id_exits_2():
+    added = add_india()[1]
+    code, payload = memory("remove", added["id"])
+    assert code == 0 and payload == {"removed": added["id"]}
+    assert count() == SEED_COUNT
+    result = CliRunner().invoke(main, ["memory", "remove", added["id"]])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"pandora: BadInput: no demonstration has id '{added['id']}' (see `memory list`)"
+    ]
+
+
+def test_ask_save_stores_the_users_approved_program_which_the_cache_then_serves():
+    from tests.memory.conftest import ask_with_fake_llm
+
+    first, llm_calls = ask_with_fake_llm(ALBUMS, MUSIC, "result = len(album)", "--save")
+    assert first.exit_code == 0, first.stderr
+    assert llm_calls == 1 and first.json["answer"] == [[8]]
+    saved = [d for d in memory("list", "--verified", "approved")[1]["demonstrations"]]
+    mine = [d for d in saved if d["question"] == ALBUMS]
+    assert [(d["origin"], d["verified"]) for d in mine] == [("cli", "approved")]
+    assert f"pandora: saved as {mine[0]['id']} (approved)" in first.stderr
+    again, llm_calls = ask_with_fake_llm(ALBUMS, MUSIC, "result = 999")
+    assert llm_calls == 0 and again.json["answer"] == [[8]]
+    assert again.json["program_cache"] == {"id": mine[0]["id"], "origin": "cli"}

@@ -3,7 +3,8 @@
 import pytest
 
 from memory.embeddings import DEFAULT_EMBEDDING, get_embedding
-from memory.retrieval import find_cached_program, retrieve_demonstrations, search_demonstrations
+from memory.program_cache import find_cached_program
+from memory.retrieval import retrieve_demonstrations, search_demonstrations
 from plugins.errors import BadInputError
 from tests.memory.conftest import make_demo
 

@@ -63,3 +63,19 @@ def test_an_unreachable_server_is_one_clear_error(tmp_path):
     settings = MemorySettings(home=tmp_path, server_url=f"http://127.0.0.1:{_free_port()}")
     with pytest.raises(MemoryStoreError, match="unreachable"):
         DemonstrationStore.open(settings)
+
+
+def test_a_shared_server_never_serves_the_program_cache(chroma_server, tmp_path):
+    """Issue 25: anyone reaching the server can write a record claiming origin
+    `cli`; none of its records is known to come from this machine's user."""
+    from memory import find_cached_program
+
+    settings = MemorySettings(home=tmp_path / "unused-home", server_url=chroma_server)
+    store = DemonstrationStore.open(settings, load_seed=False)
+    claimed = make_demo("How many albums are there?", "result = 1234", answer=[[1234]])
+    store.add(claimed.model_copy(update={"verified": "approved", "origin": "cli"}))
+    assert store.get(claimed.id).origin == "cli"
+    assert find_cached_program(store, "How many albums are there?", "fp-1") is None
+    local = DemonstrationStore.open(MemorySettings(home=tmp_path / "home"), load_seed=False)
+    local.add(claimed)
+    assert find_cached_program(local, "How many albums are there?", "fp-1") == claimed

@@ -4,7 +4,8 @@ import shutil
 
 import pytest
 
-from memory.retrieval import find_cached_program, search_demonstrations
+from memory.program_cache import find_cached_program
+from memory.retrieval import search_demonstrations
 from memory.staleness import recheck_demonstrations
 from memory.verification import build_demonstration
 from tests.conftest import EXAMPLES
@@ -23,7 +24,11 @@ def cities_copy(tmp_path):
 @pytest.fixture
 def stored(store, cities_copy):
     demo, outcome = build_demonstration(
-        question=QUESTION, code=CODE, locations=[str(cities_copy)], representation="pandas"
+        question=QUESTION,
+        code=CODE,
+        locations=[str(cities_copy)],
+        representation="pandas",
+        origin="cli",
     )
     assert outcome.passed
     store.add(demo)

@@ -57,6 +57,7 @@ def test_build_demonstration_records_kind_schema_and_fingerprint():
         code="SELECT COUNT(*) FROM artist",
         locations=[str(EXAMPLES / "music.sqlite")],
         representation="sql",
+        origin="cli",
     )
     assert outcome.passed and demo.answer == [[6]]
     assert demo.kind == "database" and demo.verified == "executed"
