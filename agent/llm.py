@@ -4,17 +4,18 @@ In order: `OPENAI_BASE_URL` / `OPENAI_API_KEY` (any OpenAI-compatible server:
 OpenAI, vLLM, Ollama, llama.cpp) with `PANDORA_MODEL` as the model name;
 else `PANDORA_MODEL=provider:model` through LangChain's `init_chat_model`;
 else the local model of the `local` extra; else `LLMNotConfiguredError`.
-Every model gets a request timeout and retries with backoff on 429 and 5xx
-(the OpenAI client's own retry loop).
+Every model gets retries with backoff on 429 and 5xx (the OpenAI client's
+own retry loop); OpenAI-compatible ones also a deadline for each whole
+request and a cap on its reply's bytes (`agent.llm_deadline`).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.request
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+import httpx
 
 from plugins.errors import BadInputError
 
@@ -27,6 +28,7 @@ LOCAL_TIMEOUT_SECONDS = 1800.0
 """The local model computes on this machine's CPU: on two slow cores a long
 prompt and a full reply take several minutes (docs/evaluation.md measured 15
 prompt and 7 reply tokens per second), and a retry after a timeout starts over."""
+LIST_MODELS_SECONDS = 10.0
 DEFAULT_RETRIES = 3
 MAX_REPLY_TOKENS = 1024
 """A reply is reasoning and one program: a cap stops a model that loops."""
@@ -63,7 +65,7 @@ class LLMSettings:
     @classmethod
     def from_env(cls) -> LLMSettings:
         """Read `PANDORA_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
-        `PANDORA_LLM_TIMEOUT` (seconds per request; by default 300, or 1800
+        `PANDORA_LLM_TIMEOUT` (seconds a whole request may take; by default 300, or 1800
         for the local model), `PANDORA_LLM_RETRIES`,
         `PANDORA_LLM_STREAM` (1 streams replies) and `PANDORA_LOCAL_MODEL`
         (`off`: never start the local model, e.g. on a shared server)."""
@@ -111,6 +113,8 @@ def openai_compatible_model(
     (temperature 0), with the settings' timeout, retries and streaming."""
     from langchain_openai import ChatOpenAI
 
+    from agent.llm_deadline import deadline_http_client
+
     return ChatOpenAI(
         model=model,
         base_url=base_url,
@@ -121,6 +125,7 @@ def openai_compatible_model(
         streaming=settings.stream,
         stream_usage=True,
         max_tokens=MAX_REPLY_TOKENS,
+        http_client=deadline_http_client(base_url, settings.request_timeout_seconds),
     )
 
 
@@ -158,11 +163,13 @@ def _served_model(base_url: str | None) -> str:
     serve one model (llama.cpp); OpenAI itself needs PANDORA_MODEL."""
     if not base_url:
         raise LLMNotConfiguredError("OPENAI_API_KEY is set but PANDORA_MODEL is not: name a model")
+    from agent.llm_deadline import deadline_http_client
+
     try:
-        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=10) as response:
-            models = json.load(response).get("data") or []
+        with deadline_http_client(base_url, LIST_MODELS_SECONDS) as client:
+            models = client.get(base_url.rstrip("/") + "/models").json().get("data") or []
         return str(models[0]["id"])
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
+    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise LLMNotConfiguredError(
             f"OPENAI_BASE_URL={base_url}: set PANDORA_MODEL to the model to use "
             "(the server did not list one)"
