@@ -107,36 +107,53 @@ def configured_chat_model(settings: LLMSettings | None = None) -> BaseChatModel:
 
 
 def openai_compatible_model(
-    settings: LLMSettings, model: str, base_url: str | None, api_key: str | None
+    settings: LLMSettings,
+    model: str,
+    base_url: str | None,
+    api_key: str | None,
+    http_client: httpx.Client | None = None,
+    extra_body: dict[str, object] | None = None,
 ) -> BaseChatModel:
     """A ChatOpenAI client of one OpenAI-compatible server, deterministic
-    (temperature 0), with the settings' timeout, retries and streaming."""
+    (temperature 0), with the settings' deadline, retries and streaming;
+    `http_client` None sends straight to `base_url` (`agent.llm_deadline`)."""
     from langchain_openai import ChatOpenAI
 
     from agent.llm_deadline import deadline_http_client
 
+    seconds = settings.request_timeout_seconds
     return ChatOpenAI(
         model=model,
         base_url=base_url,
         api_key=api_key or "not-needed",
         temperature=0,
-        timeout=settings.request_timeout_seconds,
+        timeout=seconds,
         max_retries=settings.retries,
         streaming=settings.stream,
         stream_usage=True,
         max_tokens=MAX_REPLY_TOKENS,
-        http_client=deadline_http_client(base_url, settings.request_timeout_seconds),
+        http_client=http_client or deadline_http_client(base_url, seconds),
+        extra_body=extra_body,
     )
 
 
 def local_chat_model(settings: LLMSettings) -> BaseChatModel:
-    """A client of the local model's server, started (or reused) on first use."""
-    from agent.local_model import ensure_local_server
+    """A client of the local model's shared server, which each request finds
+    or starts (`agent.local_model.client`); llama.cpp also stops generating
+    once the request's deadline has passed."""
+    from agent.local_model.client import BASE_URL, local_http_client
 
-    server = ensure_local_server()
     if settings.timeout_seconds is None:
         settings = replace(settings, timeout_seconds=LOCAL_TIMEOUT_SECONDS)
-    return openai_compatible_model(settings, LOCAL_MODEL_NAME, server.base_url, "local")
+    seconds = settings.request_timeout_seconds
+    return openai_compatible_model(
+        settings,
+        LOCAL_MODEL_NAME,
+        BASE_URL,
+        "set-per-request",
+        http_client=local_http_client(seconds),
+        extra_body={"t_max_predict_ms": int(seconds * 1000)},
+    )
 
 
 def _provider_model(settings: LLMSettings) -> BaseChatModel:
