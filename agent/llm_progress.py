@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Protocol
 
 
 class CallReporter(Protocol):
-    """Told when an LLM request starts, how many reply tokens it has so far, and when it ends."""
+    """Told when an LLM request starts, when its reply has more tokens, and
+    when it ends (several requests may run at once, each its own tracker)."""
 
-    def call_started(self) -> None:
-        """A request was sent."""
+    def call_started(self, call: CallTracker) -> None:
+        """`call` was sent."""
 
-    def call_progress(self, tokens: int) -> None:
-        """The reply has `tokens` tokens so far."""
+    def call_progress(self, call: CallTracker) -> None:
+        """`call.tokens` grew."""
 
-    def call_finished(self, tokens: int) -> None:
-        """The request ended (answered or failed) after `tokens` reply tokens."""
+    def call_finished(self, call: CallTracker) -> None:
+        """`call` ended, answered or failed, with `call.tokens` reply tokens."""
 
 
 _reporter: ContextVar[CallReporter | None] = ContextVar("llm_call_reporter", default=None)
@@ -53,11 +55,13 @@ class CallTracker:
         self._streamed = False
         self._finished = False
         self.tokens = 0
+        self.started_at = time.monotonic()
 
     def started(self) -> None:
         """The request is sent."""
+        self.started_at = time.monotonic()
         if self._reporter is not None:
-            self._reporter.call_started()
+            self._reporter.call_started(self)
 
     def received(self, chunk: bytes) -> None:
         """Count the tokens of a piece of the reply."""
@@ -73,7 +77,7 @@ class CallTracker:
         if not self._streamed:
             self._whole += b"\n".join(lines) + b"\n"
         if self.tokens != before:
-            self._reporter.call_progress(self.tokens)
+            self._reporter.call_progress(self)
 
     def finished(self) -> None:
         """The request ended; a reply sent whole has its token count in `usage`."""
@@ -82,7 +86,7 @@ class CallTracker:
         self._finished = True
         if not self._streamed:
             self.tokens = _usage_tokens(bytes(self._whole) + self._pending)
-        self._reporter.call_finished(self.tokens)
+        self._reporter.call_finished(self)
 
 
 def _has_text(event: bytes) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -43,6 +44,13 @@ from cli.sources import open_workspace, source_options
 @click.option("--no-guidance", is_flag=True, help="Ablation: no second attempt after a failure.")
 @click.option("--direct", is_flag=True, help="Baseline: ask for the answer itself, no code.")
 @click.option("--trace", is_flag=True, help="Stream node events to stderr as they happen.")
+@click.option(
+    "--timeout",
+    "timeout_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    envvar="PANDORA_ASK_TIMEOUT",
+    help="Seconds the whole question may take (env PANDORA_ASK_TIMEOUT; default: no limit).",
+)
 @source_options
 @json_option
 @reports_errors
@@ -58,6 +66,7 @@ def ask_command(
     no_guidance: bool,
     direct: bool,
     trace: bool,
+    timeout_seconds: float | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -67,9 +76,15 @@ def ask_command(
 
     The LLM is the one configured (OPENAI_BASE_URL, OPENAI_API_KEY,
     PANDORA_MODEL), else the local model of the `local` extra. Prints the
-    answer's rows; with --json, the Answer object.
+    answer's rows; with --json, the Answer object. While the LLM writes, a
+    live line on stderr counts its tokens and seconds (replies are streamed
+    unless PANDORA_LLM_STREAM=0).
     """
     from agent import AgentContext, ask
+    from agent.llm_progress import reporting_calls
+    from cli.live_line import LiveLine
+
+    os.environ.setdefault("PANDORA_LLM_STREAM", "1")
 
     settings = {
         "demonstrations": demonstrations,
@@ -82,17 +97,19 @@ def ask_command(
         direct_answer=direct,
     )
     workspace = open_workspace(sources, plugin, source_name, kg)
-    answer = ask(
-        question,
-        workspace,
-        representation=representation,
-        entities=entities,
-        hops=hops,
-        context=context,
-        on_event=(lambda event: click.echo(one_line(event.one_line()), err=True))
-        if trace
-        else None,
-    )
+    with reporting_calls(LiveLine()):
+        answer = ask(
+            question,
+            workspace,
+            representation=representation,
+            entities=entities,
+            hops=hops,
+            context=context,
+            on_event=(lambda event: click.echo(one_line(event.one_line()), err=True))
+            if trace
+            else None,
+            timeout_seconds=timeout_seconds,
+        )
     if as_json:
         print_json(answer)
     else:

@@ -80,7 +80,7 @@ class LocalServer:
     def stop(self) -> None:
         """Stop it now, for every process sharing it."""
         self.release()
-        stop_server()
+        stop_server(self.record)
 
 
 def fitted_threads() -> tuple[int, str | None]:
@@ -142,11 +142,12 @@ def start_server(progress: Progress | None = None) -> LocalServer:
     return handle
 
 
-def stop_server() -> ServerRecord | None:
-    """Stop the running server now (SIGTERM, then SIGKILL after 10 s); the
-    record of the one stopped, None when none ran."""
+def stop_server(expected: ServerRecord | None = None) -> ServerRecord | None:
+    """Stop the running server now (SIGTERM, then SIGKILL after 10 s), or
+    the `expected` one (a handle's, wherever its record is); the record of
+    the one stopped, None when none ran."""
     with machine_lock():
-        record = read_record()
+        record = expected or read_record()
         if record is None:
             return None
         if _alive(record.pid) and _is_server_process(record.pid):

@@ -24,6 +24,8 @@ from tests.conftest import REPOSITORY
 QUESTION = "How many albums are there?"
 ALBUMS = music_query("SELECT COUNT(*) FROM album")
 GONE_SECONDS = 15.0
+ASK_SECONDS = 300
+"""A generous bound: on a loaded machine, starting `pandora` under nice takes a minute."""
 
 
 @pytest.fixture
@@ -71,7 +73,12 @@ def ask_process(examples: Path, **env: str) -> subprocess.Popen[str]:
 
 
 def answered(process: subprocess.Popen[str]) -> list[list[object]]:
-    stdout, stderr = process.communicate(timeout=120)
+    try:
+        stdout, stderr = process.communicate(timeout=ASK_SECONDS)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        stdout, stderr = process.communicate()
+        raise AssertionError(f"no answer in {ASK_SECONDS} s: {stderr}") from None
     assert process.returncode == 0, stderr
     return json.loads(stdout)["answer"]
 
