@@ -214,3 +214,53 @@ def test_threads_fit_the_free_cores_and_a_busy_machine_is_said(monkeypatch):
     assert threads == 1 and warning is not None and "busy" in warning
     monkeypatch.setenv("PANDORA_LOCAL_THREADS", "3")
     assert fitted_threads()[0] == 3
+
+
+def test_model_serve_holds_the_server_and_lets_it_go_on_ctrl_c(standin, pandora):
+    import signal
+
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "cli", "model", "serve", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        served = json.loads(serve.stdout.readline())
+        assert status(pandora)["server"]["clients"] == 1
+    finally:
+        serve.send_signal(signal.SIGINT)
+        serve.wait(timeout=ASK_SECONDS)
+    assert serve.returncode == 0, serve.stderr.read()
+    server = status(pandora)["server"]
+    assert server["pid"] == served["pid"] and server["clients"] == 0
+
+
+def test_the_last_timings_are_read_from_llama_cpp_s_log(tmp_path):
+    """The lines llama.cpp's server writes after each request (its
+    print_timings format); the last request's are the ones shown."""
+    from agent.local_model.server import last_timings
+
+    log = tmp_path / "server.log"
+    log.write_text(
+        "slot print_timing: id  0 | task 0 |\n"
+        "prompt eval time =    2000.00 ms /   100 tokens (   20.00 ms per token,    50.00 tokens"
+        " per second)\n"
+        "       eval time =    1000.00 ms /    10 tokens (  100.00 ms per token,    10.00 tokens"
+        " per second)\n"
+        "      total time =    3000.00 ms /   110 tokens\n"
+        "slot print_timing: id  0 | task 1 |\n"
+        "prompt eval time =     300.00 ms /    30 tokens (   10.00 ms per token,   100.00 tokens"
+        " per second)\n"
+        "       eval time =     500.00 ms /     4 tokens (  125.00 ms per token,     8.00 tokens"
+        " per second)\n"
+    )
+    assert last_timings(log) == {
+        "prompt_tokens": 30,
+        "prompt_ms": 300.0,
+        "prompt_tokens_per_second": 100.0,
+        "reply_tokens": 4,
+        "reply_ms": 500.0,
+        "reply_tokens_per_second": 8.0,
+    }
+    assert last_timings(tmp_path / "missing.log") is None
