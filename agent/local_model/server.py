@@ -33,6 +33,9 @@ from agent.local_model.sharing import (
 )
 
 READY_TIMEOUT_SECONDS = 180.0
+HEALTH_TIMEOUT_SECONDS = 10.0
+HEALTH_WAIT_SECONDS = 30.0
+"""A live server that does not answer its health check in this long is hung."""
 STOP_TIMEOUT_SECONDS = 10.0
 LOG_TAIL_CHARACTERS = 600
 DEFAULT_CONTEXT_TOKENS = 8192
@@ -120,9 +123,11 @@ def ensure_shared_server(progress: Progress | None = None) -> ServerRecord:
     with machine_lock():
         server_use.mark()
         record = read_record()
-        if record is not None and _alive(record.pid) and answering(record.port):
-            _warn_if_busy()
-            return record
+        if record is not None and _alive(record.pid):
+            if _answers_within(record.port, HEALTH_WAIT_SECONDS):
+                _warn_if_busy()
+                return record
+            _terminate(record)  # alive but hung: replaced, never doubled
         if record is not None:
             remove_record(record.pid)
         return _start(progress or stderr_progress)
@@ -150,14 +155,7 @@ def stop_server(expected: ServerRecord | None = None) -> ServerRecord | None:
         record = expected or read_record()
         if record is None:
             return None
-        if _alive(record.pid) and _is_server_process(record.pid):
-            os.kill(record.pid, signal.SIGTERM)
-            deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
-            while _alive(record.pid) and time.monotonic() < deadline:
-                time.sleep(0.1)
-            if _alive(record.pid):
-                os.kill(record.pid, signal.SIGKILL)
-        remove_record(record.pid)
+        _terminate(record)
         return record
 
 
@@ -219,10 +217,10 @@ def last_timings(log_path: Path) -> dict[str, float] | None:
     return timings or None
 
 
-def answering(port: int) -> bool:
+def answering(port: int, timeout: float = HEALTH_TIMEOUT_SECONDS) -> bool:
     """Whether a server answers the health check on 127.0.0.1:`port`."""
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as reply:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=timeout) as reply:
             return reply.status == 200
     except OSError:
         return False
@@ -299,6 +297,32 @@ def _start(progress: Progress) -> ServerRecord:
                 f"the local model server did not start: {_tail(log_path)} (log: {log_path})"
             )
         time.sleep(0.2)
+
+
+def _answers_within(port: int, seconds: float) -> bool:
+    """Whether the server answers its health check within `seconds` (a
+    server starved of CPU by a busy machine can be slow to)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if answering(
+            port, timeout=max(0.5, min(HEALTH_TIMEOUT_SECONDS, deadline - time.monotonic()))
+        ):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.5)
+
+
+def _terminate(record: ServerRecord) -> None:
+    """Stop the server of `record` (SIGTERM, then SIGKILL) and remove its record."""
+    if _alive(record.pid) and _is_server_process(record.pid):
+        os.kill(record.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+        while _alive(record.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if _alive(record.pid):
+            os.kill(record.pid, signal.SIGKILL)
+    remove_record(record.pid)
 
 
 def _warn_if_busy() -> None:
