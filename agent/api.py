@@ -1,17 +1,20 @@
-"""`ask`: one question, one call."""
+"""`ask`: one question, one call, within an optional time limit."""
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
+import os
+import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from agent.answer import Answer, TraceEvent
+from agent.answer import Answer, AnswerError, TraceEvent
 from agent.context import AgentContext
 from agent.state import initial_state
 from agent.workspaces import source_locations
 from plugins import Workspace, load_source
-from plugins.errors import PandoraError
+from plugins.errors import BadInputError, PandoraError
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -27,32 +30,32 @@ def ask(
     context: AgentContext | None = None,
     chat_model: BaseChatModel | None = None,
     on_event: Callable[[TraceEvent], None] | None = None,
+    timeout_seconds: float | None = None,
 ) -> Answer:
     """Answer `question` over `sources` (paths/URLs, or an opened Workspace)
     by having the LLM write code that the executor runs.
 
     `chat_model` None uses the configured LLM (`agent.llm.configured_chat_model`,
     which raises `LLMNotConfiguredError` when there is none); `on_event`
-    receives every node event as it happens. Bad input (missing source,
-    unknown representation, unknown entity) raises `BadInputError`; a question
-    that could not be answered returns an Answer whose `error` says why.
+    receives every node event as it happens. `timeout_seconds` (None:
+    `PANDORA_ASK_TIMEOUT`, else no limit) bounds the whole question: when it
+    is up, the Answer's error type is `Timeout` and the question's LLM
+    requests still running are cut. Bad input (missing source, unknown
+    representation, unknown entity) raises `BadInputError`; a question that
+    could not be answered returns an Answer whose `error` says why.
     """
     if not question.strip():
-        from plugins.errors import BadInputError
-
         raise BadInputError("the question is empty")
     workspace = (
         sources
         if isinstance(sources, Workspace)
         else Workspace.of(load_source(location) for location in sources)
     )
-    from agent.graph import graph
-    from agent.llm import configured_chat_model
-
-    run_context = dataclasses.replace(
+    seconds = question_timeout(timeout_seconds)
+    run = dataclasses.replace(
         context or AgentContext(),
         workspace=workspace,
-        chat_model=chat_model or (context and context.chat_model) or configured_chat_model(),
+        chat_model=chat_model or (context and context.chat_model),
         on_event=on_event or (context and context.on_event),
     )
     state = initial_state(
@@ -62,8 +65,68 @@ def ask(
         entities=list(entities),
         hops=hops,
     )
-    result = graph.invoke(state, context=run_context)
+    from agent.local_model.sharing import server_use
+
+    with server_use.held():
+        if seconds is None:
+            return _answer(state, run)
+        return _answer_in_time(state, run, seconds)
+
+
+def question_timeout(seconds: float | None) -> float | None:
+    """The time limit of a question: `seconds`, else `PANDORA_ASK_TIMEOUT`, else None."""
+    if seconds is None:
+        text = os.environ.get("PANDORA_ASK_TIMEOUT")
+        if not text:
+            return None
+        try:
+            seconds = float(text)
+        except ValueError:
+            seconds = 0.0
+        if seconds <= 0:
+            raise BadInputError(f"PANDORA_ASK_TIMEOUT={text!r} must be a number of seconds > 0")
+    if seconds <= 0:
+        raise BadInputError(f"the timeout must be more than 0 seconds, not {seconds:g}")
+    return seconds
+
+
+def _answer(state: dict[str, Any], run: AgentContext) -> Answer:
+    from agent.graph import graph
+    from agent.llm import configured_chat_model
+
+    if run.chat_model is None:
+        run = dataclasses.replace(run, chat_model=configured_chat_model())
+    result = graph.invoke(state, context=run)
     answer = result.get("answer")
     if answer is None:
         raise PandoraError("the agent ended without an answer")
     return answer
+
+
+def _answer_in_time(state: dict[str, Any], run: AgentContext, seconds: float) -> Answer:
+    """Answer in a worker thread (the caller's context copied into it) under
+    a question deadline that cuts its LLM requests; give up waiting when the
+    time is up (the worker, a daemon, ends with its current step)."""
+    from agent.llm_deadline import question_deadline
+
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            with question_deadline(seconds):
+                outcome["answer"] = _answer(state, run)
+        except BaseException as error:  # handed to the caller's thread
+            outcome["error"] = error
+
+    context = contextvars.copy_context()
+    worker = threading.Thread(target=context.run, args=(work,), name="pandora-question")
+    worker.daemon = True
+    worker.start()
+    worker.join(seconds)
+    if "error" in outcome:
+        raise outcome["error"]
+    if "answer" in outcome:
+        return outcome["answer"]
+    return Answer(
+        error=AnswerError(type="Timeout", message=f"no answer within the {seconds:g} s allowed")
+    )

@@ -7,6 +7,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
+from agent.llm_deadline import MALFORMED_REPLY_ERRORS, failure_reason
 from plugins.errors import PandoraError
 
 if TYPE_CHECKING:
@@ -71,10 +74,15 @@ def complete(
                 with _lock:
                     _servers_refusing_json_schema.add(server)
         return _reply(model.invoke(messages, **sampling))
-    except openai.APITimeoutError as error:
-        raise LLMCallError("LLMTimeout", f"the LLM did not answer in time: {error}") from None
-    except openai.APIError as error:
-        raise LLMCallError("LLMError", f"the LLM request failed: {_one_line(error)}") from None
+    except (openai.APITimeoutError, httpx.TimeoutException) as error:
+        raise LLMCallError(
+            "LLMTimeout", f"the LLM did not answer in time: {failure_reason(error)}"
+        ) from None
+    except (openai.APIError, httpx.HTTPError) as error:
+        raise LLMCallError("LLMError", f"the LLM request failed: {failure_reason(error)}") from None
+    except MALFORMED_REPLY_ERRORS as error:
+        message = f"the LLM's reply is malformed: {_one_line(error)}"
+        raise LLMCallError("LLMError", message) from None
 
 
 def _server_key(model: BaseChatModel) -> str | None:

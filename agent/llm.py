@@ -4,17 +4,18 @@ In order: `OPENAI_BASE_URL` / `OPENAI_API_KEY` (any OpenAI-compatible server:
 OpenAI, vLLM, Ollama, llama.cpp) with `PANDORA_MODEL` as the model name;
 else `PANDORA_MODEL=provider:model` through LangChain's `init_chat_model`;
 else the local model of the `local` extra; else `LLMNotConfiguredError`.
-Every model gets a request timeout and retries with backoff on 429 and 5xx
-(the OpenAI client's own retry loop).
+Every model gets retries with backoff on 429 and 5xx (the OpenAI client's
+own retry loop); OpenAI-compatible ones also a deadline for each whole
+request and a cap on its reply's bytes (`agent.llm_deadline`).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.request
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+import httpx
 
 from plugins.errors import BadInputError
 
@@ -27,6 +28,7 @@ LOCAL_TIMEOUT_SECONDS = 1800.0
 """The local model computes on this machine's CPU: on two slow cores a long
 prompt and a full reply take several minutes (docs/evaluation.md measured 15
 prompt and 7 reply tokens per second), and a retry after a timeout starts over."""
+LIST_MODELS_SECONDS = 10.0
 DEFAULT_RETRIES = 3
 MAX_REPLY_TOKENS = 1024
 """A reply is reasoning and one program: a cap stops a model that loops."""
@@ -63,7 +65,7 @@ class LLMSettings:
     @classmethod
     def from_env(cls) -> LLMSettings:
         """Read `PANDORA_MODEL`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`,
-        `PANDORA_LLM_TIMEOUT` (seconds per request; by default 300, or 1800
+        `PANDORA_LLM_TIMEOUT` (seconds a whole request may take; by default 300, or 1800
         for the local model), `PANDORA_LLM_RETRIES`,
         `PANDORA_LLM_STREAM` (1 streams replies) and `PANDORA_LOCAL_MODEL`
         (`off`: never start the local model, e.g. on a shared server)."""
@@ -105,33 +107,53 @@ def configured_chat_model(settings: LLMSettings | None = None) -> BaseChatModel:
 
 
 def openai_compatible_model(
-    settings: LLMSettings, model: str, base_url: str | None, api_key: str | None
+    settings: LLMSettings,
+    model: str,
+    base_url: str | None,
+    api_key: str | None,
+    http_client: httpx.Client | None = None,
+    extra_body: dict[str, object] | None = None,
 ) -> BaseChatModel:
     """A ChatOpenAI client of one OpenAI-compatible server, deterministic
-    (temperature 0), with the settings' timeout, retries and streaming."""
+    (temperature 0), with the settings' deadline, retries and streaming;
+    `http_client` None sends straight to `base_url` (`agent.llm_deadline`)."""
     from langchain_openai import ChatOpenAI
 
+    from agent.llm_deadline import deadline_http_client
+
+    seconds = settings.request_timeout_seconds
     return ChatOpenAI(
         model=model,
         base_url=base_url,
         api_key=api_key or "not-needed",
         temperature=0,
-        timeout=settings.request_timeout_seconds,
+        timeout=seconds,
         max_retries=settings.retries,
         streaming=settings.stream,
         stream_usage=True,
         max_tokens=MAX_REPLY_TOKENS,
+        http_client=http_client or deadline_http_client(base_url, seconds),
+        extra_body=extra_body,
     )
 
 
 def local_chat_model(settings: LLMSettings) -> BaseChatModel:
-    """A client of the local model's server, started (or reused) on first use."""
-    from agent.local_model import ensure_local_server
+    """A client of the local model's shared server, which each request finds
+    or starts (`agent.local_model.client`); llama.cpp also stops generating
+    once the request's deadline has passed."""
+    from agent.local_model.client import BASE_URL, local_http_client
 
-    server = ensure_local_server()
     if settings.timeout_seconds is None:
         settings = replace(settings, timeout_seconds=LOCAL_TIMEOUT_SECONDS)
-    return openai_compatible_model(settings, LOCAL_MODEL_NAME, server.base_url, "local")
+    seconds = settings.request_timeout_seconds
+    return openai_compatible_model(
+        settings,
+        LOCAL_MODEL_NAME,
+        BASE_URL,
+        "set-per-request",
+        http_client=local_http_client(seconds),
+        extra_body={"t_max_predict_ms": int(seconds * 1000)},
+    )
 
 
 def _provider_model(settings: LLMSettings) -> BaseChatModel:
@@ -158,11 +180,13 @@ def _served_model(base_url: str | None) -> str:
     serve one model (llama.cpp); OpenAI itself needs PANDORA_MODEL."""
     if not base_url:
         raise LLMNotConfiguredError("OPENAI_API_KEY is set but PANDORA_MODEL is not: name a model")
+    from agent.llm_deadline import deadline_http_client
+
     try:
-        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=10) as response:
-            models = json.load(response).get("data") or []
+        with deadline_http_client(base_url, LIST_MODELS_SECONDS) as client:
+            models = client.get(base_url.rstrip("/") + "/models").json().get("data") or []
         return str(models[0]["id"])
-    except (OSError, ValueError, KeyError, IndexError, TypeError):
+    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise LLMNotConfiguredError(
             f"OPENAI_BASE_URL={base_url}: set PANDORA_MODEL to the model to use "
             "(the server did not list one)"

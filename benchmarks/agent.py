@@ -199,7 +199,7 @@ def local_model(threads: int) -> Callable[[str], int]:
     os.environ["PANDORA_LOCAL_THREADS"] = str(threads)
     server = start_server(stderr_progress)
     settings = LLMSettings(None, None, None, 1800.0, 0, False, True)
-    model = openai_compatible_model(settings, "local", server.base_url, "local")
+    model = openai_compatible_model(settings, "local", server.base_url, server.api_key)
     print(
         f"\n(2) local model, {threads} thread(s), K=3; load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"

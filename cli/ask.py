@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -60,6 +61,13 @@ if TYPE_CHECKING:
     is_flag=True,
     help="Store the program that answered in the memory, approved by you (the cache may reuse it).",
 )
+@click.option(
+    "--timeout",
+    "timeout_seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    envvar="PANDORA_ASK_TIMEOUT",
+    help="Seconds the whole question may take (env PANDORA_ASK_TIMEOUT; default: no limit).",
+)
 @source_options
 @json_option
 @reports_errors
@@ -77,6 +85,7 @@ def ask_command(
     trace: bool,
     output_path: str | None,
     save: bool,
+    timeout_seconds: float | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -86,9 +95,15 @@ def ask_command(
 
     The LLM is the one configured (OPENAI_BASE_URL, OPENAI_API_KEY,
     PANDORA_MODEL), else the local model of the `local` extra. Prints the
-    answer's rows; with --json, the Answer object.
+    answer's rows; with --json, the Answer object. While the LLM writes, a
+    live line on stderr counts its tokens and seconds (replies are streamed
+    unless PANDORA_LLM_STREAM=0).
     """
     from agent import AgentContext, ask
+    from agent.llm_progress import reporting_calls
+    from cli.live_line import LiveLine
+
+    os.environ.setdefault("PANDORA_LLM_STREAM", "1")
 
     check_output_is_not_a_source(output_path, sources)
     settings = {
@@ -102,17 +117,19 @@ def ask_command(
         direct_answer=direct,
     )
     workspace = open_workspace(sources, plugin, source_name, kg)
-    answer = ask(
-        question,
-        workspace,
-        representation=representation,
-        entities=entities,
-        hops=hops,
-        context=context,
-        on_event=(lambda event: click.echo(one_line(event.one_line()), err=True))
-        if trace
-        else None,
-    )
+    with reporting_calls(LiveLine()):
+        answer = ask(
+            question,
+            workspace,
+            representation=representation,
+            entities=entities,
+            hops=hops,
+            context=context,
+            on_event=(lambda event: click.echo(one_line(event.one_line()), err=True))
+            if trace
+            else None,
+            timeout_seconds=timeout_seconds,
+        )
     if output_path and answer.error is None:
         write_output(output_path, answer.columns, answer.answer)
     if as_json:
@@ -126,7 +143,7 @@ def ask_command(
             print_answer_sentence(answer.columns, answer.answer)
         click.echo(
             f"pandora: {answer.representation}, {answer.attempts} attempt(s), "
-            f"{answer.llm_calls} LLM call(s)",
+            f"{answer.llm_calls} LLM call(s){_confidence(answer)}",
             err=True,
         )
     if answer.soft:
@@ -136,6 +153,14 @@ def ask_command(
         sys.exit(EXIT_FAILED)
     if save:
         _save(question, answer, workspace, entities, hops)
+
+
+def _confidence(answer: Answer) -> str:
+    """How many candidates agreed on the answer, when several were written."""
+    ran = round(answer.votes / answer.agreement) if answer.agreement else 0
+    if len(answer.candidates) < 2 or not ran:
+        return ""
+    return f", {answer.votes} of {ran} candidates agree"
 
 
 def _save(

@@ -1,4 +1,5 @@
-"""`pandora model status|serve`: the local model of the `local` extra."""
+"""`pandora model status|serve|stop`: the local model of the `local` extra and
+its shared server (docs/agent.md, "The local model server")."""
 
 from __future__ import annotations
 
@@ -23,19 +24,23 @@ def model_group() -> None:
 @json_option
 @reports_errors
 def status_command(as_json: bool) -> None:
-    """Whether the local model is installed, prepared, and served warm."""
-    from agent.local_model import local_model_installed, model_path, model_ready, warm_server
-    from agent.local_model.server import server_settings
+    """Whether the local model is installed and prepared, and its server:
+    threads, clients, idle timer and the last request's timings."""
+    from agent.local_model import local_model_installed, model_path, model_ready, server_status
+    from agent.local_model.server import context_tokens, fitted_threads
+    from agent.local_model.sharing import keep_alive_seconds, runtime_dir
 
-    threads, context_tokens = server_settings()
-    warm = warm_server()
+    threads, busy = fitted_threads()
     status: dict[str, Any] = {
         "installed": local_model_installed(),
         "model_file": str(model_path()),
         "prepared": model_ready(),
-        "threads": threads,
-        "context_tokens": context_tokens,
-        "server": None if warm is None else {"base_url": warm.base_url, "pid": warm.pid},
+        "threads_for_a_new_server": threads,
+        "machine_busy": busy,
+        "context_tokens": context_tokens(),
+        "keep_alive_seconds": keep_alive_seconds(),
+        "runtime_dir": str(runtime_dir()),
+        "server": server_status(),
     }
     if as_json:
         print_json(status)
@@ -43,48 +48,80 @@ def status_command(as_json: bool) -> None:
     click.echo(f"installed: {'yes' if status['installed'] else 'no (' + NOT_INSTALLED + ')'}")
     prepared = "ready" if status["prepared"] else "not prepared yet"
     click.echo(f"model file: {status['model_file']} ({prepared})")
-    click.echo(f"threads: {threads}, context: {context_tokens} tokens")
-    click.echo(f"warm server: {warm.base_url if warm else 'none (pandora model serve keeps one)'}")
+    click.echo(
+        f"a new server: {threads} thread(s), {status['context_tokens']} tokens of context, "
+        f"stops after {status['keep_alive_seconds']:g} s idle"
+    )
+    if busy:
+        click.echo(f"warning: {busy}")
+    click.echo(_server_lines(status["server"]))
 
 
 @model_group.command("serve")
 @json_option
 @reports_errors
 def serve_command(as_json: bool) -> None:
-    """Keep the local model loaded until Ctrl-C, so that `pandora ask` starts at once."""
-    from agent.local_model import local_model_installed, start_server, warm_server
-    from agent.local_model.server import (
-        forget_warm_server,
-        record_warm_server,
-        stderr_progress,
-    )
+    """Start the shared server (or find it) and keep it until Ctrl-C; it then
+    stays for its keep-alive like after any question."""
+    from agent.local_model import local_model_installed, start_server
+    from agent.local_model.server import stderr_progress
 
     if not local_model_installed():
         raise BadInputError(NOT_INSTALLED)
-    existing = warm_server()
-    if existing is not None:
-        _report(existing.base_url, existing.pid, as_json, already=True)
-        return
     server = start_server(stderr_progress)
     stop = threading.Event()
     for signal_number in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signal_number, lambda *_: stop.set())
-    record_warm_server(server)
     try:
-        _report(server.base_url, server.pid, as_json, already=False)
+        if as_json:
+            print_json({"base_url": server.base_url, "pid": server.pid})
+        else:
+            click.echo(f"serving the local model at {server.base_url} (pid {server.pid})", err=True)
+            click.echo("press Ctrl-C to let it go (`pandora model stop` stops it)", err=True)
         while not stop.wait(1.0):
-            if server.process is not None and server.process.poll() is not None:
-                raise BadInputError("the local model server stopped unexpectedly")
+            if not server.answering():
+                raise BadInputError("the local model server stopped")
     finally:
-        forget_warm_server()
-        server.stop()
+        server.release()
 
 
-def _report(base_url: str, pid: int, as_json: bool, already: bool) -> None:
+@model_group.command("stop")
+@json_option
+@reports_errors
+def stop_command(as_json: bool) -> None:
+    """Stop the shared server now (questions using it end with an LLM error)."""
+    from agent.local_model import stop_server
+
+    stopped = stop_server()
     if as_json:
-        print_json({"base_url": base_url, "pid": pid, "already_running": already})
+        print_json({"stopped": None if stopped is None else stopped.pid})
+    elif stopped is None:
+        click.echo("no local model server was running", err=True)
     else:
-        state = "already serving" if already else "serving"
-        click.echo(f"{state} the local model at {base_url}; `pandora ask` uses it", err=True)
-        if not already:
-            click.echo("press Ctrl-C to stop", err=True)
+        click.echo(f"stopped the local model server (pid {stopped.pid})", err=True)
+
+
+def _server_lines(server: dict[str, Any] | None) -> str:
+    if server is None:
+        return "server: none (the next question starts one)"
+    if server["clients"]:
+        idle = f"in use by {server['clients']} process(es)"
+    elif server["stops_in_seconds"] is None:
+        idle = "idle"
+    else:
+        idle = f"idle for {server['idle_seconds']:g} s, stops in {server['stops_in_seconds']:g} s"
+    lines = [
+        f"server: {server['base_url']} (pid {server['pid']}), {server['threads']} thread(s), "
+        f"{idle}",
+        f"log: {server['log']}",
+    ]
+    timings = server["last_timings"]
+    if timings:
+        lines.append(
+            "last request: "
+            f"{timings.get('prompt_tokens', 0):g} prompt tokens at "
+            f"{timings.get('prompt_tokens_per_second', 0):g}/s, "
+            f"{timings.get('reply_tokens', 0):g} reply tokens at "
+            f"{timings.get('reply_tokens_per_second', 0):g}/s"
+        )
+    return "\n".join(lines)

@@ -63,6 +63,8 @@ def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     default memory settings; ~/.pandora is never touched."""
     home = tmp_path / "pandora-home"
     monkeypatch.setenv("PANDORA_HOME", str(home))
+    # nor the machine's shared local model server (agent/local_model/sharing.py)
+    monkeypatch.setenv("PANDORA_RUNTIME_DIR", str(tmp_path / "runtime"))
     for variable in ("PANDORA_EMBEDDING", "PANDORA_MEMORY_URL", "PANDORA_MEMORY_MASKING"):
         monkeypatch.delenv(variable, raising=False)
     return home

@@ -1,6 +1,7 @@
 """The local model (the `local` extra): Qwen2.5-Coder-1.5B served by
-llama.cpp (xllamacpp) in a child process on 127.0.0.1, so `pandora ask`
-answers offline with no API key. See docs/agent.md."""
+llama.cpp (xllamacpp) on 127.0.0.1, one server shared by every Pandora
+process of this user, so `pandora ask` answers offline with no API key.
+See docs/agent.md, "The local model server"."""
 
 from __future__ import annotations
 
@@ -15,21 +16,23 @@ from agent.local_model.files import (
 )
 from agent.local_model.server import (
     LocalServer,
-    ensure_local_server,
+    running_server,
+    server_status,
     start_server,
-    warm_server,
+    stop_server,
 )
 
 __all__ = [
     "LocalModelError",
     "LocalServer",
-    "ensure_local_server",
     "ensure_model_file",
     "local_model_installed",
     "model_path",
     "model_ready",
+    "running_server",
+    "server_status",
     "start_server",
-    "warm_server",
+    "stop_server",
 ]
 
 

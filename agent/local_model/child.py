@@ -1,46 +1,80 @@
-"""The local model's server process: llama.cpp's OpenAI-compatible server
-(xllamacpp), bound to 127.0.0.1, alive while its parent is.
+"""The local model's server process: started in the background by the first
+client, serving every Pandora process of this user, and stopping itself once
+no client has used it for the keep-alive (`agent.local_model.sharing`).
 
-Run by `agent.local_model.server` as
-`python -m agent.local_model.child MODEL PORT THREADS CONTEXT`. It ends on
-SIGTERM (the parent stopping it) or when its parent is gone: a parent that
-was killed cannot stop it, so it watches its parent's pid itself.
+Run by `agent.local_model.server` as `python -m agent.local_model.child`,
+its `ServerRecord` (API key included) read as one JSON line from stdin, so
+that the key never shows in the process list. The server itself comes from
+the module `PANDORA_LOCAL_BACKEND` names (default: llama.cpp through
+xllamacpp, `agent.local_model.llama_backend`; the tests name a stand-in):
+its `serve(record)` serves on 127.0.0.1:`record.port` while the object it
+returns is referenced. SIGTERM (`pandora model stop`) stops it at once.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import sys
 import threading
+import time
 
-PARENT_CHECK_SECONDS = 1.0
+from agent.local_model.sharing import (
+    LastUse,
+    ServerRecord,
+    clients_using,
+    machine_lock,
+    read_last_use,
+    read_record,
+    record_last_use,
+    remove_record,
+    write_record,
+)
+
+IDLE_CHECK_SECONDS = 1.0
+DEFAULT_BACKEND = "agent.local_model.llama_backend"
 
 
-def serve(model: str, port: int, threads: int, context_tokens: int) -> None:
-    """Serve `model` on 127.0.0.1:`port` until stopped or orphaned."""
-    import xllamacpp
-
-    parent = os.getppid()
+def serve(record: ServerRecord) -> None:
+    """Serve until stopped, replaced, or idle for the keep-alive; then leave."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    params = xllamacpp.CommonParams()
-    params.model.path = model
-    params.n_ctx = context_tokens
-    params.n_parallel = 1
-    params.cpuparams.n_threads = threads
-    params.cpuparams_batch.n_threads = threads
-    params.hostnames = ["127.0.0.1"]
-    params.port = port
-    params.use_jinja = True
-    _server = xllamacpp.Server(params)  # serves while referenced
-    while not stop.wait(PARENT_CHECK_SECONDS) and os.getppid() == parent:
-        pass
-    # The server's own shutdown waits for a running completion to finish,
+    backend = importlib.import_module(os.environ.get("PANDORA_LOCAL_BACKEND") or DEFAULT_BACKEND)
+    _server = backend.serve(record)  # serves while referenced
+    record = record.model_copy(update={"pid": os.getpid(), "started_at": time.time()})
+    record_last_use(LastUse(at=time.time(), keep_alive_seconds=record.keep_alive_seconds))
+    write_record(record)
+    print(f"pandora: serving on 127.0.0.1:{record.port}", flush=True)
+    while not stop.wait(IDLE_CHECK_SECONDS):
+        if _should_stop(record):
+            break
+    remove_record(record.pid)
+    print("pandora: stopped", flush=True)
+    # llama.cpp's own shutdown waits for a running completion to finish,
     # minutes on a busy CPU; nothing is left to save, so leave at once.
     os._exit(0)
 
 
+def _should_stop(record: ServerRecord) -> bool:
+    """Whether the server is no longer the recorded one, or has been idle for the keep-alive."""
+    with machine_lock(wait=False) as locked:
+        if not locked:
+            return False  # a client is starting, finding or stopping the server
+        current = read_record()
+        if current is None or current.pid != record.pid:
+            return True
+        if clients_using():
+            return False
+        last_use = read_last_use()
+        if last_use is None:
+            return False
+        if time.time() - last_use.at < last_use.keep_alive_seconds:
+            return False
+        remove_record(record.pid)
+        print(f"pandora: idle for {last_use.keep_alive_seconds:g} s, stopping", flush=True)
+        return True
+
+
 if __name__ == "__main__":
-    model_file, port_text, threads_text, context_text = sys.argv[1:5]
-    serve(model_file, int(port_text), int(threads_text), int(context_text))
+    serve(ServerRecord.model_validate_json(sys.stdin.readline()))

@@ -1,160 +1,229 @@
-"""The local model's server: a child process on 127.0.0.1, started on first
-use and stopped when this process exits, or one kept warm by
-`pandora model serve` and found through `$PANDORA_HOME/models/server.json`."""
+"""The local model's shared server: found, or started in the background by
+the first process that needs it, under the machine lock, so that one server
+runs per machine whatever the Pandora home (`agent.local_model.sharing`).
+It stops itself after its keep-alive; `stop_server` stops it at once."""
 
 from __future__ import annotations
 
 import atexit
-import json
 import os
+import re
+import secrets
+import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from agent.local_model.files import CHUNK_BYTES, LocalModelError, Progress, ensure_model_file
+from agent.local_model.sharing import (
+    ServerRecord,
+    clients_using,
+    keep_alive_seconds,
+    machine_lock,
+    pid_alive,
+    read_last_use,
+    read_record,
+    remove_record,
+    server_use,
+)
 
 READY_TIMEOUT_SECONDS = 180.0
+HEALTH_TIMEOUT_SECONDS = 10.0
+HEALTH_WAIT_SECONDS = 30.0
+"""A live server that does not answer its health check in this long is hung."""
 STOP_TIMEOUT_SECONDS = 10.0
 LOG_TAIL_CHARACTERS = 600
-DEFAULT_THREADS = 2
 DEFAULT_CONTEXT_TOKENS = 8192
+CHILD_MODULE = "agent.local_model.child"
 
-_lock = threading.Lock()
-_server: LocalServer | None = None
+_children: dict[int, subprocess.Popen[bytes]] = {}
+"""Servers this process started, so that one that ended is reaped, not seen as alive."""
+_warned_busy = False
 
 
 @dataclass
 class LocalServer:
-    """A running local model server. `process` is None for a server another
-    process started (`pandora model serve`): this one only uses it."""
+    """The shared server, held by this process until `release` or `stop`
+    (for callers that talk to it directly: `pandora model serve`, benchmarks,
+    the real-model tests)."""
 
-    port: int
-    pid: int
-    process: subprocess.Popen[bytes] | None = None
+    record: ServerRecord
+    held: bool = True
 
     @property
     def base_url(self) -> str:
         """The OpenAI-compatible base URL (`.../v1`)."""
-        return f"http://127.0.0.1:{self.port}/v1"
+        return self.record.base_url
+
+    @property
+    def api_key(self) -> str:
+        """The key every request to it must carry."""
+        return self.record.api_key
+
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        return self.record.pid
 
     def answering(self) -> bool:
-        """Whether the server answers its health check now."""
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2) as reply:
-                return reply.status == 200
-        except OSError:
-            return False
+        """Whether it answers its health check now."""
+        return answering(self.record.port)
+
+    def release(self) -> None:
+        """This process no longer holds it: it keeps alive, then stops by itself."""
+        if self.held:
+            self.held = False
+            server_use.leave()
 
     def stop(self) -> None:
-        """Stop a server this process started."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=STOP_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        """Stop it now, for every process sharing it."""
+        self.release()
+        stop_server(self.record)
 
 
-def server_settings() -> tuple[int, int]:
-    """Threads and context tokens: `PANDORA_LOCAL_THREADS` (default 2; 1 is
-    steadier on a busy machine) and `PANDORA_LOCAL_CONTEXT` (default 8192)."""
-    try:
-        threads = int(os.environ.get("PANDORA_LOCAL_THREADS") or DEFAULT_THREADS)
-        context_tokens = int(os.environ.get("PANDORA_LOCAL_CONTEXT") or DEFAULT_CONTEXT_TOKENS)
-    except ValueError:
-        raise LocalModelError(
-            "PANDORA_LOCAL_THREADS and PANDORA_LOCAL_CONTEXT must be whole numbers"
-        ) from None
-    return threads, context_tokens
-
-
-def start_server(progress: Progress | None = None, announce: bool = True) -> LocalServer:
-    """Join the model if needed, start its server in a child process on a
-    free port of 127.0.0.1, and wait until it answers."""
-    model = ensure_model_file(progress)
-    threads, context_tokens = server_settings()
-    port = _free_port()
-    log_path = state_dir() / "server.log"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    if announce:
-        print("pandora: starting the local model (Qwen2.5-Coder-1.5B)...", file=sys.stderr)
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "agent.local_model.child",
-                str(model),
-                str(port),
-                str(threads),
-                str(context_tokens),
-            ],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
+def fitted_threads() -> tuple[int, str | None]:
+    """Threads for a new server: `PANDORA_LOCAL_THREADS`, else the cores
+    free now (cores less the load average, at least 1), and a warning when
+    the machine is too busy for the local model to be quick."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    cores = cores or 1
+    load = os.getloadavg()[0]
+    free = cores - load
+    warning = None
+    if free < 1:
+        warning = (
+            f"the machine is busy (load {load:.1f} on {cores} cores): "
+            "the local model will answer slowly"
         )
-    server = LocalServer(port=port, pid=process.pid, process=process)
-    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
-    while not server.answering():
-        if process.poll() is not None or time.monotonic() > deadline:
-            server.stop()
-            raise LocalModelError(
-                f"the local model server did not start: {_tail(log_path)} (log: {log_path})"
-            )
-        time.sleep(0.2)
-    return server
+    text = os.environ.get("PANDORA_LOCAL_THREADS")
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise LocalModelError(f"PANDORA_LOCAL_THREADS={text!r} must be a whole number >= 1")
+        return int(text), warning
+    return max(1, min(cores, int(free + 0.5))), warning
 
 
-def ensure_local_server(progress: Progress | None = None) -> LocalServer:
-    """The local server this process uses: one already kept warm by
-    `pandora model serve`, else one started now and stopped at exit."""
-    global _server
-    with _lock:
-        if _server is not None and _server.answering():
-            return _server
-        warm = warm_server()
-        if warm is not None:
-            _server = warm
-            return warm
-        _server = start_server(progress or stderr_progress)
-        atexit.register(_server.stop)
-        return _server
+def context_tokens() -> int:
+    """`PANDORA_LOCAL_CONTEXT`: the server's context in tokens (default 8192)."""
+    text = os.environ.get("PANDORA_LOCAL_CONTEXT") or str(DEFAULT_CONTEXT_TOKENS)
+    if not text.isdigit() or int(text) < 256:
+        raise LocalModelError(f"PANDORA_LOCAL_CONTEXT={text!r} must be a whole number >= 256")
+    return int(text)
 
 
-def state_dir() -> Path:
-    """Where this Pandora home records its warm server and the server's log."""
-    home = Path(os.environ.get("PANDORA_HOME") or "~/.pandora").expanduser()
-    return home / "models"
+def ensure_shared_server(progress: Progress | None = None) -> ServerRecord:
+    """The running server, started now when there is none. The caller is
+    inside `server_use` (the server is marked in use before it is looked
+    up, so it cannot stop in between)."""
+    with machine_lock():
+        server_use.mark()
+        record = read_record()
+        if record is not None and _alive(record.pid):
+            if _answers_within(record.port, HEALTH_WAIT_SECONDS):
+                _warn_if_busy()
+                return record
+            _terminate(record)  # alive but hung: replaced, never doubled
+        if record is not None:
+            remove_record(record.pid)
+        return _start(progress or stderr_progress)
 
 
-def warm_server() -> LocalServer | None:
-    """The server `pandora model serve` keeps for this Pandora home, if it answers."""
+def start_server(progress: Progress | None = None) -> LocalServer:
+    """The shared server (found or started), held by this process until the
+    returned handle is released or stopped, or the process exits."""
+    server_use.enter()
     try:
-        record = json.loads((state_dir() / "server.json").read_text())
-        server = LocalServer(port=int(record["port"]), pid=int(record["pid"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        record = ensure_shared_server(progress)
+    except BaseException:
+        server_use.leave()
+        raise
+    handle = LocalServer(record)
+    atexit.register(handle.release)
+    return handle
+
+
+def stop_server(expected: ServerRecord | None = None) -> ServerRecord | None:
+    """Stop the running server now (SIGTERM, then SIGKILL after 10 s), or
+    the `expected` one (a handle's, wherever its record is); the record of
+    the one stopped, None when none ran."""
+    with machine_lock():
+        record = expected or read_record()
+        if record is None:
+            return None
+        _terminate(record)
+        return record
+
+
+def running_server() -> ServerRecord | None:
+    """The running server's record, None when none answers."""
+    record = read_record()
+    if record is None or not _alive(record.pid) or not answering(record.port):
         return None
-    return server if _pid_alive(server.pid) and server.answering() else None
+    return record
 
 
-def record_warm_server(server: LocalServer) -> Path:
-    """Tell later `pandora ask` runs of this home where the warm server is."""
-    path = state_dir() / "server.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"port": server.port, "pid": os.getpid()}))
-    return path
+def server_status() -> dict[str, Any] | None:
+    """The running server as `pandora model status` shows it: address, pid,
+    threads, the clients using it, its idle timer and its last timings."""
+    record = running_server()
+    if record is None:
+        return None
+    clients = clients_using()
+    last_use = read_last_use()
+    idle_seconds = None if clients or last_use is None else max(0.0, time.time() - last_use.at)
+    stops_in = None
+    if idle_seconds is not None and last_use is not None:
+        stops_in = max(0.0, last_use.keep_alive_seconds - idle_seconds)
+    return {
+        "base_url": record.base_url,
+        "pid": record.pid,
+        "threads": record.threads,
+        "context_tokens": record.context_tokens,
+        "started_seconds_ago": round(time.time() - record.started_at, 1),
+        "clients": len(clients),
+        "idle_seconds": None if idle_seconds is None else round(idle_seconds, 1),
+        "stops_in_seconds": None if stops_in is None else round(stops_in, 1),
+        "log": record.log_path,
+        "last_timings": last_timings(Path(record.log_path)),
+    }
 
 
-def forget_warm_server() -> None:
-    """Remove the warm server's record (it is stopping)."""
-    (state_dir() / "server.json").unlink(missing_ok=True)
+TIMING = re.compile(
+    r"(?P<phase>prompt eval|eval) time =\s*(?P<ms>[\d.]+) ms /\s*(?P<tokens>\d+) tokens"
+    r".*?(?P<rate>[\d.]+) tokens per second"
+)
+
+
+def last_timings(log_path: Path) -> dict[str, float] | None:
+    """The last request's timings llama.cpp wrote to the server's log:
+    prompt and reply tokens, milliseconds and tokens per second."""
+    try:
+        text = log_path.read_text(errors="replace")[-200_000:]
+    except OSError:
+        return None
+    timings: dict[str, float] = {}
+    for match in TIMING.finditer(text):
+        name = "prompt" if match["phase"] == "prompt eval" else "reply"
+        if name == "prompt":
+            timings = {}
+        timings[f"{name}_tokens"] = int(match["tokens"])
+        timings[f"{name}_ms"] = float(match["ms"])
+        timings[f"{name}_tokens_per_second"] = float(match["rate"])
+    return timings or None
+
+
+def answering(port: int, timeout: float = HEALTH_TIMEOUT_SECONDS) -> bool:
+    """Whether a server answers the health check on 127.0.0.1:`port`."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=timeout) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
 
 
 def stderr_progress(done: int, total: int) -> None:
@@ -178,20 +247,114 @@ def stderr_progress(done: int, total: int) -> None:
     )
 
 
+def _start(progress: Progress) -> ServerRecord:
+    model = ensure_model_file(progress)
+    threads, warning = fitted_threads()
+    if warning:
+        print(f"pandora: warning: {warning}", file=sys.stderr)
+    global _warned_busy
+    _warned_busy = True
+    home = Path(os.environ.get("PANDORA_HOME") or "~/.pandora").expanduser()
+    log_path = home / "models" / "server.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    record = ServerRecord(
+        pid=0,
+        port=_free_port(),
+        api_key=secrets.token_urlsafe(32),
+        model_path=str(model),
+        threads=threads,
+        context_tokens=context_tokens(),
+        keep_alive_seconds=keep_alive_seconds(),
+        started_at=0.0,
+        log_path=str(log_path),
+        home=str(home),
+    )
+    print(
+        f"pandora: starting the local model (Qwen2.5-Coder-1.5B, {threads} thread(s))...",
+        file=sys.stderr,
+    )
+    with open(log_path, "ab") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", CHILD_MODULE],
+            stdin=subprocess.PIPE,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
+    _children[process.pid] = process
+    assert process.stdin is not None
+    process.stdin.write(record.model_dump_json().encode() + b"\n")
+    process.stdin.close()
+    deadline = time.monotonic() + READY_TIMEOUT_SECONDS
+    while True:
+        current = read_record()
+        if current is not None and current.pid == process.pid and answering(current.port):
+            return current
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            process.wait()
+            raise LocalModelError(
+                f"the local model server did not start: {_tail(log_path)} (log: {log_path})"
+            )
+        time.sleep(0.2)
+
+
+def _answers_within(port: int, seconds: float) -> bool:
+    """Whether the server answers its health check within `seconds` (a
+    server starved of CPU by a busy machine can be slow to)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if answering(
+            port, timeout=max(0.5, min(HEALTH_TIMEOUT_SECONDS, deadline - time.monotonic()))
+        ):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.5)
+
+
+def _terminate(record: ServerRecord) -> None:
+    """Stop the server of `record` (SIGTERM, then SIGKILL) and remove its record."""
+    if _alive(record.pid) and _is_server_process(record.pid):
+        os.kill(record.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
+        while _alive(record.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        if _alive(record.pid):
+            os.kill(record.pid, signal.SIGKILL)
+    remove_record(record.pid)
+
+
+def _warn_if_busy() -> None:
+    global _warned_busy
+    if _warned_busy:
+        return
+    _warned_busy = True
+    _, warning = fitted_threads()
+    if warning:
+        print(f"pandora: warning: {warning}", file=sys.stderr)
+
+
+def _alive(pid: int) -> bool:
+    process = _children.get(pid)
+    if process is not None:
+        return process.poll() is None
+    return pid_alive(pid)
+
+
+def _is_server_process(pid: int) -> bool:
+    """The pid still runs the server (and not a process that reused its number)."""
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return not Path("/proc/self").exists()
+    return CHILD_MODULE.encode() in command
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _tail(log_path: Path) -> str:

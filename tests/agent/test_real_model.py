@@ -63,7 +63,7 @@ def local_ask(local_server: LocalServer):
     """`ask` with the local model and K=LOCAL_K."""
     settings = LLMSettings.from_env()
     slow = LLMSettings(**{**settings.__dict__, "timeout_seconds": 900.0, "stream": False})
-    model = openai_compatible_model(slow, "local", local_server.base_url, "local")
+    model = openai_compatible_model(slow, "local", local_server.base_url, local_server.api_key)
 
     def run(question: str, sources: list[Path], **options) -> Answer:
         answer = ask(
@@ -193,7 +193,7 @@ def test_two_sources_customers_in_a_country_with_a_listed_city(local_ask):
 
 def test_model_serve_keeps_one_warm_that_ask_reuses(tmp_path, memory_home):
     """`pandora model serve` in one process; `pandora model status` and
-    `pandora ask` in others find it; stopping serve stops the model."""
+    `pandora ask` in others find it; `pandora model stop` stops the model."""
     import json
     import signal
     import subprocess
@@ -249,11 +249,16 @@ def test_model_serve_keeps_one_warm_that_ask_reuses(tmp_path, memory_home):
     finally:
         serve.send_signal(signal.SIGINT)
         serve.wait(timeout=60)
-    assert not (memory_home / "models" / "server.json").exists()
-    assert (
-        LocalServer(port=int(served["base_url"].split(":")[2].split("/")[0]), pid=0).answering()
-        is False
+        # the shared server outlives serve for its keep-alive: stop it now
+        subprocess.run([sys.executable, "-m", "cli", "model", "stop"], env=environment, check=True)
+    stopped = subprocess.run(
+        [sys.executable, "-m", "cli", "model", "status", "--json"],
+        capture_output=True,
+        text=True,
+        env=environment,
+        check=True,
     )
+    assert json.loads(stopped.stdout)["server"] is None
 
 
 def test_the_reply_schema_ends_a_long_reasoning_and_the_code_follows(local_server):
@@ -263,7 +268,7 @@ def test_the_reply_schema_ends_a_long_reasoning_and_the_code_follows(local_serve
     reply held no code)."""
     settings = LLMSettings.from_env()
     slow = LLMSettings(**{**settings.__dict__, "timeout_seconds": 900.0, "stream": False})
-    model = openai_compatible_model(slow, "local", local_server.base_url, "local")
+    model = openai_compatible_model(slow, "local", local_server.base_url, local_server.api_key)
     messages = [
         {"role": "system", "content": f"You write pandas code. {REPLY_FORMAT}"},
         {
