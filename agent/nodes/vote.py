@@ -10,6 +10,7 @@ from langgraph.runtime import Runtime
 from agent.answer import Answer, AnswerError, Candidate, TraceEvent
 from agent.context import AgentContext
 from agent.events import context_of, emit
+from agent.not_in_data import not_in_data
 from agent.state import AgentState, Plan
 from agent.voting import Tally, tally
 from plugins import get_registry
@@ -129,6 +130,9 @@ def _error(state: AgentState, last: Candidate | None) -> AnswerError:
     llm_error = state.get("llm_error")
     if last is None and llm_error is not None:
         return llm_error
+    missing = not_in_data(state.get("candidates") or [])
+    if missing is not None:
+        return missing
     if last is not None and last.error is not None:
         return last.error
     return AnswerError(type="EmptyResult", message="the code ran but returned no rows")

@@ -133,3 +133,18 @@ def test_a_name_repair_cannot_decide_goes_back_to_the_llm(llm, voting, examples)
     assert len(server.requests) == 2
     assert "no such column: name" in server.prompts()[1]
     assert answer.answer == music_query(right)
+
+
+def test_a_question_the_data_cannot_answer_says_what_is_missing(llm, voting, examples):
+    two = dataclasses.replace(voting, candidates=2)
+    first = "SELECT AVG(tempo_bpm) FROM track"
+    second = "result = track['tempo_bpm'].mean()"
+    with llm(Step(fenced(first, "sql")), Step(fenced(second))):
+        answer = ask(
+            "What is the average tempo of the tracks?",
+            [str(examples / "music.sqlite")],
+            context=two,
+        )
+    assert answer.answer == [] and answer.error is not None
+    assert answer.error.type == "NotInData"
+    assert "'tempo_bpm'" in answer.error.message
