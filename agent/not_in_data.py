@@ -8,16 +8,22 @@ from collections.abc import Sequence
 
 from agent.answer import AnswerError, Candidate
 from agent.feedback import NAME_PATTERNS
+from agent.repair.names import folded
+from plugins import Box
 
 
-def not_in_data(candidates: Sequence[Candidate]) -> AnswerError | None:
+def not_in_data(candidates: Sequence[Candidate], boxes: Sequence[Box]) -> AnswerError | None:
     """`NotInData` naming what is missing, when every candidate failed on a
-    missing name; None otherwise (some candidate ran, or failed otherwise)."""
+    name no BOX (table) or field of `boxes` has; None otherwise (some
+    candidate ran, failed otherwise, or missed a name the data has, such as
+    a field of a table it did not join)."""
+    known = {folded(box.name) for box in boxes}
+    known |= {folded(str(column)) for box in boxes for column in box.frame.columns}
     missing = []
     for candidate in candidates:
         error = candidate.error
         name = None if error is None else missing_name(error.type, error.message)
-        if name is None:
+        if name is None or folded(name) in known:
             return None
         missing.append(name)
     if not missing:

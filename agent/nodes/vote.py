@@ -13,7 +13,8 @@ from agent.events import context_of, emit
 from agent.not_in_data import not_in_data
 from agent.state import AgentState, Plan
 from agent.voting import Tally, tally
-from plugins import get_registry
+from agent.workspaces import workspace_of
+from plugins import Box, get_registry
 
 
 def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
             "chain_done": False,
             "trace": trace,
         }
-    answer = _answer(state, candidates, outcome)
+    answer = _answer(state, candidates, outcome, runtime)
     return _finish(state, trace, answer)
 
 
@@ -73,7 +74,12 @@ def _next_candidate(
     return routes[(written - len(routes)) % len(routes)], sample_temperature
 
 
-def _answer(state: AgentState, candidates: list[Candidate], outcome: Tally) -> Answer:
+def _answer(
+    state: AgentState,
+    candidates: list[Candidate],
+    outcome: Tally,
+    runtime: Runtime[AgentContext],
+) -> Answer:
     """The answer of the winning group; else the soft answer a candidate's
     code states (KG2Code: its last comment); else why no candidate answered."""
     plan = state["plan"]
@@ -114,7 +120,7 @@ def _answer(state: AgentState, candidates: list[Candidate], outcome: Tally) -> A
         reasoning=last.reasoning if last else "",
         code=last.code if last else "",
         representation=last.representation if last else plan.representation,
-        error=_error(state, last),
+        error=_error(state, last, runtime),
         **common,
     )
 
@@ -126,16 +132,27 @@ def _soft_answer(candidate: Candidate) -> list[list[str]] | None:
     return representation.soft_answer(candidate.code) if representation else None
 
 
-def _error(state: AgentState, last: Candidate | None) -> AnswerError:
+def _error(
+    state: AgentState, last: Candidate | None, runtime: Runtime[AgentContext]
+) -> AnswerError:
     llm_error = state.get("llm_error")
     if last is None and llm_error is not None:
         return llm_error
-    missing = not_in_data(state.get("candidates") or [])
+    missing = not_in_data(state.get("candidates") or [], _schema_boxes(state, runtime))
     if missing is not None:
         return missing
     if last is not None and last.error is not None:
         return last.error
     return AnswerError(type="EmptyResult", message="the code ran but returned no rows")
+
+
+def _schema_boxes(state: AgentState, runtime: Runtime[AgentContext]) -> list[Box]:
+    """The BOXes (tables) and fields of the sources, where NotInData checks a name."""
+    plan = state["plan"]
+    assert plan is not None
+    workspace = workspace_of(state["sources"], context_of(runtime).workspace)
+    representation = get_registry().representation(plan.representation)
+    return representation.vocabulary(workspace, plan.focus(state["question"])).boxes
 
 
 def _finish(state: AgentState, trace: list[TraceEvent], answer: Answer) -> dict[str, Any]:

@@ -148,3 +148,10 @@ def test_a_question_the_data_cannot_answer_says_what_is_missing(llm, voting, exa
     assert answer.answer == [] and answer.error is not None
     assert answer.error.type == "NotInData"
     assert "'tempo_bpm'" in answer.error.message
+
+
+def test_a_name_of_a_table_the_program_did_not_join_is_not_called_missing(llm, voting, examples):
+    one = dataclasses.replace(voting, candidates=1, repair=False)
+    with llm(Step(fenced("SELECT name FROM album", "sql"))):
+        answer = ask("Who made each album?", [str(examples / "music.sqlite")], context=one)
+    assert answer.error is not None and answer.error.type != "NotInData"
