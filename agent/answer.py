@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field, JsonValue
 
+from plugins.knowledge_graph.focus_report import GraphFocus
+
 
 class AnswerError(BaseModel):
     """Why no answer was found: an error type name and a one-line message."""
@@ -36,7 +38,9 @@ class Answer(BaseModel):
     `answer` holds rows of JSON values (numbers stay numbers, missing is
     null) named by `columns`; `soft` marks a KG2Code answer read from the
     code's last comment because no code ran; `error` is set when there is no
-    answer at all.
+    answer at all; `focus` says what the question's entities were linked to
+    in each KG (`plugins.knowledge_graph.focus_report.workspace_focus`),
+    None without a KG.
     """
 
     answer: list[list[JsonValue]] = Field(default_factory=list)
@@ -51,6 +55,7 @@ class Answer(BaseModel):
     soft: bool = False
     error: AnswerError | None = None
     trace: list[TraceEvent] = Field(default_factory=list)
+    focus: list[GraphFocus] | None = None
 
 
 def _short(value: Any, limit: int = 160) -> str:
