@@ -415,11 +415,12 @@ def _value_hints(code: str, search: _Search) -> list[str]:
     the data, the close values that exist (spelling, case, abbreviations)."""
     boxes = search.boxes
     names = {box.name for box in boxes} | {str(c) for box in boxes for c in box.frame.columns}
+    fields = _fields_named_first(code, boxes)
     hints = []
     for literal in _string_literals(code)[:MAX_LITERALS]:
         if not 2 <= len(literal) <= MATCH_CHARS or literal in names:
             continue
-        close = _close_values(literal, search)
+        close = _close_values(literal, fields, search)
         if search.deadline.reached:
             break
         if close is None:
@@ -459,30 +460,38 @@ def _graph_hints(code: str, search: _Search) -> list[str]:
     return hints
 
 
-def _close_values(literal: str, search: _Search) -> str | None:
+def _fields_named_first(code: str, boxes: list[Box]) -> list[tuple[Box, str]]:
+    """Every (BOX, field), those `code` names first: the value a mistyped
+    literal meant is most likely in a field next to it, and the search may
+    run out of time before it reaches the others."""
+    named = set(_string_literals(code)) | set(re.findall(r"\w+", code))
+    fields = [(box, str(column)) for box in boxes for column in box.frame.columns]
+    return sorted(fields, key=lambda pair: pair[1] not in named)
+
+
+def _close_values(literal: str, fields: list[tuple[Box, str]], search: _Search) -> str | None:
     found = []
     key = comparable(literal)
-    for box in search.boxes:
-        for column in box.frame.columns:
-            if search.deadline.passed():
-                break
-            column_values = _text_values(box, str(column), search)
-            if column_values is None:
-                continue
-            exact, values, keys = column_values
-            if literal in exact:
-                return None  # the literal exists: nothing to suggest
-            for _, score, index in process.extract(
-                key,
-                keys,
-                scorer=fuzz.WRatio,
-                processor=None,
-                limit=2,
-                score_cutoff=MIN_SIMILARITY,
-            ):
-                found.append(
-                    (score, f"{box.name}[{shown_name(column)}] has {shown_value(values[index])}")
-                )
+    for box, column in fields:
+        if search.deadline.passed():
+            break
+        column_values = _text_values(box, column, search)
+        if column_values is None:
+            continue
+        exact, values, keys = column_values
+        if literal in exact:
+            return None  # the literal exists: nothing to suggest
+        for _, score, index in process.extract(
+            key,
+            keys,
+            scorer=fuzz.WRatio,
+            processor=None,
+            limit=2,
+            score_cutoff=MIN_SIMILARITY,
+        ):
+            found.append(
+                (score, f"{box.name}[{shown_name(column)}] has {shown_value(values[index])}")
+            )
     if not found:
         return None
     found.sort(key=lambda item: -item[0])

@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-FEEDBACK_SECONDS = 1.0
+FEEDBACK_SECONDS = 2.0
 FEEDBACK_MAX_CHARS = 4_000
 VALUE_CHARS = 60
 NAME_CHARS = 100

@@ -306,7 +306,8 @@ def test_the_search_for_hints_stops_at_its_time_budget(tmp_path):
     assert stopped.feedback == (
         "The code ran but returned no rows.\n(The search for hints stopped after 0 s.)"
     )
-    found = judge(ran([], ["c0"], "result = big[big['c3'] == 'valeu 3 7']"), "?", boxes, [])
+    code = "result = big[big['c3'] == 'valeu 3 7']"
+    found = judge(ran([], ["c0"], code), "?", boxes, [], limits=FeedbackLimits(seconds=600))
     assert "'valeu 3 7' is not a value in the data" in found.feedback
     assert "big['c3'] has 'value 3 7'" in found.feedback
 
