@@ -119,7 +119,7 @@ def _linked(
 
 def focus_line(focus: GraphFocus) -> str:
     """The focus as one line for stderr: `films: 'Vertigo' -> <iri> (film,
-    "Vertigo", 1.00); 2 hops, 85 triples`."""
+    'Vertigo', 1.00); 2 hops, 85 triples`."""
     if focus.whole_graph:
         linked = "no entity named: the whole graph"
     else:
@@ -129,4 +129,5 @@ def focus_line(focus: GraphFocus) -> str:
             for entity in focus.entities
         )
     cut = ", cut at the triple cap" if focus.truncated else ""
-    return f"{focus.source}: {linked}; {focus.hops} hops, {focus.triples} triples{cut}"
+    hops = "1 hop" if focus.hops == 1 else f"{focus.hops} hops"
+    return f"{focus.source}: {linked}; {hops}, {focus.triples} triples{cut}"

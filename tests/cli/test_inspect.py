@@ -106,7 +106,7 @@ def test_inspect_reports_what_a_question_linked_to(pandora, examples):
     assert text.exit_code == 0
     (line,) = [line for line in text.stderr.splitlines() if line.startswith("focus:")]
     assert line.startswith(
-        f"focus: films: 'Vertigo' -> <{iri_of_label('Vertigo')}> (film, 'Vertigo', 1.00); 1 hops, "
+        f"focus: films: 'Vertigo' -> <{iri_of_label('Vertigo')}> (film, 'Vertigo', 1.00); 1 hop, "
     )
     assert "focus:" not in text.stdout  # the schema alone on stdout
 
