@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, JsonValue
 
 from memory.models import ProgramCacheRecord
+from plugins.knowledge_graph.focus_report import GraphFocus
 
 
 class AnswerError(BaseModel):
@@ -62,8 +63,10 @@ class Answer(BaseModel):
     answer at all. `candidates` are the programs written for the question;
     `votes` is how many of them gave the answer, and `agreement` that share
     of the candidates that ran (None when none ran): the answer's confidence.
-    answer at all. `program_cache` names the stored demonstration whose
-    program answered with no LLM call (None when the LLM's code answered).
+    `program_cache` names the stored demonstration whose program answered
+    with no LLM call (None when the LLM's code answered); `focus` says what
+    the question's entities were linked to in each KG
+    (`plugins.knowledge_graph.focus_report.workspace_focus`), None without a KG.
     """
 
     answer: list[list[JsonValue]] = Field(default_factory=list)
@@ -81,6 +84,7 @@ class Answer(BaseModel):
     votes: int = 0
     agreement: float | None = None
     program_cache: ProgramCacheRecord | None = None
+    focus: list[GraphFocus] | None = None
     trace: list[TraceEvent] = Field(default_factory=list)
 
 

@@ -15,15 +15,29 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
 import pandas as pd
 from rapidfuzz import fuzz, process
 
+from agent.feedback_budget import (
+    MATCH_CHARS,
+    NAME_CHARS,
+    ROWS_SCANNED,
+    Deadline,
+    FeedbackLimits,
+    comparable,
+    cut,
+    fit,
+    shown_items,
+    shown_name,
+    shown_value,
+)
+from agent.feedback_scope import boxes_read, elsewhere_hints, holds_a_graph, sql_on_graph_hint
 from agent.join_paths import render_joins, shortest_join_path
 from agent.state import Attempt
-from plugins import Box
+from plugins import Box, Source
 from plugins.loaders.cell_types import is_text
 
 NAME_PATTERNS = (
@@ -38,6 +52,10 @@ SQL_STRING = re.compile(r"'((?:[^']|'')*)'")
 SUGGESTIONS = 3
 VALUES_SHOWN = 4
 MIN_SIMILARITY = 70
+OTHER_BOX_SIMILARITY = 75
+MAX_LITERALS = 20
+ERROR_MESSAGE_CHARS = 1_000
+DEFAULT_LIMITS = FeedbackLimits()
 MAX_DISTINCT_SCANNED = 5000
 DUPLICATES_MIN_ROWS = 4
 SQL_CLAUSE_START = re.compile(
@@ -71,44 +89,85 @@ class Verdict:
     has_rows: bool
 
 
-def judge(attempt: Attempt, question: str, boxes: list[Box], node_names: list[str]) -> Verdict:
+@dataclass
+class _Search:
+    """One judgement's inputs and bounds: where names and values are looked
+    up, the sources around them, and the deadline of the search."""
+
+    boxes: list[Box]
+    node_names: list[str]
+    sources: Sequence[Source]
+    other_sources: Sequence[Source]
+    deadline: Deadline
+    text_values: dict[tuple[str, str], tuple[set[str], list[str], list[str]]] = field(
+        default_factory=dict
+    )
+
+
+def judge(
+    attempt: Attempt,
+    question: str,
+    boxes: list[Box],
+    node_names: list[str],
+    *,
+    limits: FeedbackLimits = DEFAULT_LIMITS,
+    sources: Sequence[Source] = (),
+    other_sources: Sequence[Source] = (),
+) -> Verdict:
     """The verdict on `attempt`; `boxes` (pandas, SQL) and `node_names`
-    (networkx) are where names and values are looked up."""
+    (networkx) are where names and values are looked up. `sources` are the
+    workspace's sources, `other_sources` those the caller knows but the
+    program does not run on (a name missing here may be one of them). The
+    search for hints stops after `limits.seconds` and the text holds at most
+    `limits.max_chars` characters, whatever the data."""
+    search = _Search(boxes, node_names, sources, other_sources, Deadline(limits.seconds))
     if attempt.problem is not None:
-        return Verdict(attempt.problem, False)
+        return Verdict(fit(attempt.problem, limits.max_chars), False)
     if attempt.error is not None:
-        return Verdict(_error_feedback(attempt, boxes, node_names), False)
+        return Verdict(_bounded(_error_feedback(attempt, search), search, limits), False)
     rows = attempt.result or []
     if not rows:
-        hints = _value_hints(attempt.code, boxes) + _graph_hints(attempt.code, node_names)
-        return Verdict(" ".join(["The code ran but returned no rows.", *hints]), False)
+        hints = _value_hints(attempt.code, search) + _graph_hints(attempt.code, search)
+        text = " ".join(["The code ran but returned no rows.", *hints])
+        return Verdict(_bounded(text, search, limits), False)
     warning = _suspicious(attempt, question, boxes)
-    return Verdict(warning, True)
+    return Verdict(None if warning is None else fit(warning, limits.max_chars), True)
 
 
-def _error_feedback(attempt: Attempt, boxes: list[Box], node_names: list[str]) -> str:
+def _bounded(text: str, search: _Search, limits: FeedbackLimits) -> str:
+    if search.deadline.reached:
+        text += f"\n(The search for hints stopped after {limits.seconds:g} s.)"
+    return fit(text, limits.max_chars)
+
+
+def _error_feedback(attempt: Attempt, search: _Search) -> str:
     error = attempt.error
     assert error is not None
+    boxes = search.boxes
     where = f" (line {error.line})" if error.line else ""
-    lines = [f"The code failed with {error.type}{where}: {error.message}"]
+    message = cut(error.message, ERROR_MESSAGE_CHARS)
+    lines = [f"The code failed with {cut(error.type, NAME_CHARS)}{where}: {message}"]
     if error.type == "SyntaxError" and SQL_CLAUSE_START.search(attempt.code):
-        lines.append(
-            "The code holds SQL clauses: write Python only, pandas operations on the BOXes "
-            "(filter with frame[frame['field'] == value], join with .merge, group with "
-            ".groupby), and assign the answer to `result`."
-        )
+        if holds_a_graph(search.sources, boxes, search.node_names):
+            lines.append("The code holds SQL clauses. " + sql_on_graph_hint(not boxes))
+        else:
+            lines.append(
+                "The code holds SQL clauses: write Python only, pandas operations on the BOXes "
+                "(filter with frame[frame['field'] == value], join with .merge, group with "
+                ".groupby), and assign the answer to `result`."
+            )
     if error.type == "NoResult":
         lines.extend(_result_hint(attempt.code))
     if error.type == "CodeRejected" and FILE_READING.search(error.message) and boxes:
-        names = ", ".join(box.name for box in boxes)
+        names = shown_items((box.name for box in boxes), limit=len(boxes)).replace("'", "")
         lines.append(f"The data is already loaded: use the BOX variables ({names}); read no file.")
     if error.type == "TypeError" and TEXT_ARITHMETIC.search(error.message):
-        lines.extend(_numeric_text_hints(attempt.code, boxes))
+        lines.extend(_numeric_text_hints(attempt.code, search))
     missing = _missing_name(error.type, error.message)
     if missing is not None:
-        lines.extend(did_you_mean(missing, boxes, node_names, attempt.code))
+        lines.extend(_did_you_mean(missing, attempt.code, search))
     else:
-        lines.extend(_value_hints(attempt.code, boxes))
+        lines.extend(_value_hints(attempt.code, search))
     return "\n".join(lines)
 
 
@@ -127,30 +186,33 @@ def _result_hint(code: str) -> list[str]:
     ]
     if not assigned:
         return []
-    last = assigned[-1]
+    last = cut(assigned[-1], NAME_CHARS)
     return [
         f"The code computes `{last}` but never assigns `result`: add a last line "
         f"`result = ...` with the answer, for instance `result = {last}` or `result = len({last})`."
     ]
 
 
-def _numeric_text_hints(code: str, boxes: list[Box]) -> list[str]:
+def _numeric_text_hints(code: str, search: _Search) -> list[str]:
     """For each text field the code names whose values are mostly numbers
     (databases often store them as text, with 'null' strings), how to read it
     as numbers."""
     named = set(_string_literals(code))
     hints = []
-    for box in boxes:
+    for box in search.boxes:
         for column in box.frame.columns:
-            series = box.frame[column]
-            if str(column) not in named or not is_text(series):
+            if str(column) not in named or search.deadline.passed():
+                continue
+            series = box.frame[column].head(ROWS_SCANNED)
+            if not is_text(series):
                 continue
             present = series.dropna()
             numbers = pd.to_numeric(present, errors="coerce").notna().sum()
             if len(present) and numbers >= NUMERIC_TEXT_SHARE * len(present):
+                field_text = f"{box.name}[{shown_name(column)}]"
                 hints.append(
-                    f"{box.name}[{str(column)!r}] holds numbers as text: compute on "
-                    f"pd.to_numeric({box.name}[{str(column)!r}], errors='coerce')."
+                    f"{field_text} holds numbers as text: compute on "
+                    f"pd.to_numeric({field_text}, errors='coerce')."
                 )
     return hints
 
@@ -166,73 +228,150 @@ def _missing_name(error_type: str, message: str) -> str | None:
 
 
 def did_you_mean(
-    missing: str, boxes: list[Box], node_names: list[str], code: str = ""
+    missing: str,
+    boxes: list[Box],
+    node_names: list[str],
+    code: str = "",
+    limits: FeedbackLimits = DEFAULT_LIMITS,
 ) -> list[str]:
     """Lines naming the BOXes, fields or graph nodes closest to `missing`,
-    with a few values of each field. When some BOXes have the field and
-    others do not, the ones without it are named with their closest field,
-    and each BOX `code` uses that lacks it gets the joins that reach it."""
+    with a few values of each field, searched within `limits.seconds`.
+    Fields are searched in the BOXes `code` reads (all of them, said so,
+    when it names none). When some BOXes have the field and others do not,
+    the ones without it are named with their closest field, and each BOX
+    `code` uses that lacks it gets the joins that reach it."""
+    search = _Search(boxes, node_names, (), (), Deadline(limits.seconds))
+    return _did_you_mean(missing, code, search)
+
+
+def _did_you_mean(missing: str, code: str, search: _Search) -> list[str]:
+    boxes = search.boxes
     holders = [box.name for box in boxes if missing in map(str, box.frame.columns)]
     if holders:
-        lines = [f"{missing!r} is a field of {', '.join(holders)} only."]
-        for box in boxes:
-            if box.name in holders:
-                continue
-            columns = [str(column) for column in box.frame.columns]
-            match = process.extractOne(missing, columns, scorer=fuzz.WRatio, processor=str.casefold)
-            if match is not None and match[1] >= MIN_SIMILARITY:
-                lines.append(f"{box.name} has {match[0]!r} instead.")
-        return [
-            *lines,
-            *_key_joins(missing, boxes),
-            *_join_path_hints(missing, holders, boxes, code),
-            *_merge_suffix_hint(missing, holders, code),
-        ]
-    candidates: dict[str, tuple[Box, str | None]] = {}
-    for box in boxes:
-        candidates[box.name] = (box, None)
-        for column in box.frame.columns:
-            candidates.setdefault(str(column), (box, str(column)))
-            candidates[f"{box.name}.{column}"] = (box, str(column))
-    lines = []
-    if candidates:
-        for name, _, _ in process.extract(
-            missing,
-            list(candidates),
+        return _holder_hints(missing, holders, code, search)
+    lines = elsewhere_hints(missing, code, search.sources, search.other_sources)
+    read = boxes_read(code, [box.name for box in boxes])
+    searched = [box for box in boxes if box.name in read] or boxes
+    matches = _closest(missing, _candidates(boxes, searched), SUGGESTIONS)
+    for box, column in matches:
+        if column is None:
+            lines.append(f"Did you mean the BOX {shown_name(box.name)}? Its fields: {_fields(box)}")
+        else:
+            values = _distinct(box.frame[column])[:VALUES_SHOWN]
+            lines.append(
+                f"Did you mean {box.name}[{shown_name(column)}]? Some values: {_listed(values)}"
+            )
+    if not read and any(column is not None for _, column in matches):
+        lines.append("(The code reads no BOX by name: these fields come from all BOXes.)")
+    if read and not any(column is not None for _, column in matches):
+        for box in searched:
+            lines.append(
+                f"{box.name} has no field {shown_name(missing)}; its fields: {_fields(box)}"
+            )
+        others = [box for box in boxes if box.name not in read]
+        close = _closest(missing, _candidates([], others), SUGGESTIONS, OTHER_BOX_SIMILARITY)
+        if close:
+            named = ", ".join(f"{box.name}[{shown_name(column)}]" for box, column in close)
+            lines.append(
+                f"Close fields of BOXes the code does not read: {named} (join them first)."
+            )
+    if search.node_names and not search.deadline.passed():
+        close_nodes = process.extract(
+            comparable(missing),
+            search.node_names,
             scorer=fuzz.WRatio,
-            processor=str.casefold,
+            processor=comparable,
             limit=SUGGESTIONS,
-        ):
-            box, column = candidates[name]
-            if column is None:
-                fields = list(box.frame.columns)
-                lines.append(f"Did you mean the BOX {box.name!r}? Its fields: {fields}")
-            else:
-                values = _distinct(box.frame[column])[:VALUES_SHOWN]
-                lines.append(f"Did you mean {box.name}[{column!r}]? Some values: {_listed(values)}")
-    if node_names:
-        close = process.extract(missing, node_names, scorer=fuzz.WRatio, limit=SUGGESTIONS)
-        lines.append(f"Nodes of the graph close to {missing!r}: {_listed(n for n, _, _ in close)}")
+        )
+        lines.append(
+            f"Nodes of the graph close to {shown_name(missing)}: "
+            f"{_listed(name for name, _, _ in close_nodes)}"
+        )
     return _unique(lines)
 
 
-def _key_joins(field: str, boxes: list[Box]) -> list[str]:
-    """The merge calls of the foreign keys that involve `field`: a join on a
+def _holder_hints(missing: str, holders: list[str], code: str, search: _Search) -> list[str]:
+    boxes = search.boxes
+    lines = [
+        f"{shown_name(missing)} is a field of {shown_items(holders).replace(chr(39), '')} only."
+    ]
+    for box in boxes:
+        if box.name in holders or search.deadline.passed():
+            continue
+        match = _closest(missing, _candidates([], [box]), 1)
+        if match:
+            lines.append(f"{box.name} has {shown_name(match[0][1])} instead.")
+    return [
+        *lines,
+        *_key_joins(missing, boxes),
+        *_join_path_hints(missing, holders, boxes, code),
+        *_merge_suffix_hint(missing, holders, code),
+    ]
+
+
+def _candidates(
+    boxes: list[Box], field_boxes: list[Box]
+) -> dict[str, list[tuple[Box, str | None]]]:
+    """Names to match a missing name against: every BOX name of `boxes`,
+    and the fields of `field_boxes` (bare, naming every BOX that has it, and
+    as `box.field`)."""
+    candidates: dict[str, list[tuple[Box, str | None]]] = {box.name: [(box, None)] for box in boxes}
+    for box in field_boxes:
+        for column in map(str, box.frame.columns):
+            candidates.setdefault(column, []).append((box, column))
+            candidates[f"{box.name}.{column}"] = [(box, column)]
+    return candidates
+
+
+def _closest(
+    missing: str,
+    candidates: dict[str, list[tuple[Box, str | None]]],
+    limit: int,
+    cutoff: float = MIN_SIMILARITY,
+) -> list[tuple[Box, str | None]]:
+    """The (BOX, field) pairs whose names are closest to `missing`, at least
+    `cutoff` similar, each pair once."""
+    if not candidates:
+        return []
+    names = list(candidates)
+    keys = [comparable(name) for name in names]
+    found = process.extract(
+        comparable(missing),
+        keys,
+        scorer=fuzz.WRatio,
+        processor=None,
+        limit=limit * 3,
+        score_cutoff=cutoff,
+    )
+    pairs: dict[tuple[str, str | None], tuple[Box, str | None]] = {}
+    for _, _, index in found:
+        for box, column in candidates[names[index]]:
+            pairs.setdefault((box.name, column), (box, column))
+    return list(pairs.values())[:limit]
+
+
+def _fields(box: Box) -> str:
+    return "[" + shown_items(box.frame.columns) + "]"
+
+
+def _key_joins(field_name: str, boxes: list[Box]) -> list[str]:
+    """The merge calls of the foreign keys that involve `field_name`: a join on a
     field one side lacks is usually a key whose two ends are named differently."""
     lines = []
     for box in boxes:
         for key in box.foreign_keys:
-            if field in (key.field, key.ref_field) and key.field != key.ref_field:
+            if field_name in (key.field, key.ref_field) and key.field != key.ref_field:
+                left, right = shown_name(key.field), shown_name(key.ref_field)
                 lines.append(
-                    f"{box.name}[{key.field!r}] refers to {key.ref_box}[{key.ref_field!r}]: "
+                    f"{box.name}[{left}] refers to {key.ref_box}[{right}]: "
                     f"join them with {box.name}.merge({key.ref_box}, "
-                    f"left_on={key.field!r}, right_on={key.ref_field!r})."
+                    f"left_on={left}, right_on={right})."
                 )
     return lines
 
 
-def _join_path_hints(field: str, holders: list[str], boxes: list[Box], code: str) -> list[str]:
-    """For each BOX named in `code` that lacks `field`, the shortest chain of
+def _join_path_hints(field_name: str, holders: list[str], boxes: list[Box], code: str) -> list[str]:
+    """For each BOX named in `code` that lacks `field_name`, the shortest chain of
     foreign-key joins to a BOX that has it, preferring the holders the code
     names itself (the join it meant to write)."""
     named = _named_in(code, [box.name for box in boxes])
@@ -244,21 +383,25 @@ def _join_path_hints(field: str, holders: list[str], boxes: list[Box], code: str
         path = shortest_join_path(box.name, targets, boxes)
         if path is None:
             continue
-        joins = render_joins(box, path, boxes, code, field)
-        hints.append(f"{box.name} has no {field!r}; the joins that reach it: {joins}.")
+        joins = render_joins(box, path, boxes, code, field_name)
+        hints.append(
+            f"{box.name} has no {shown_name(field_name)}; the joins that reach it: {joins}."
+        )
     return hints
 
 
-def _merge_suffix_hint(field: str, holders: list[str], code: str) -> list[str]:
-    """After a merge of two BOXes that both have `field`, pandas keeps it as
-    `field_x` and `field_y`: the KeyError on `field` says nothing of that."""
+def _merge_suffix_hint(field_name: str, holders: list[str], code: str) -> list[str]:
+    """After a merge of two BOXes that both have `field_name`, pandas keeps it as
+    `field_x` and `field_y`: the KeyError on `field_name` says nothing of that."""
     named = _named_in(code, holders)
     if len(named) < 2 or not MERGE_CALL.search(code):
         return []
+    quoted = shown_name(field_name)
     return [
-        f"{', '.join(named[:-1])} and {named[-1]} have {field!r}: after a merge it is "
-        f"{field + '_x'!r} (left) and {field + '_y'!r} (right), unless the merge is "
-        f"on {field!r}; pass suffixes=('', '_right') to keep the left one as {field!r}."
+        f"{', '.join(named[:-1])} and {named[-1]} have {quoted}: after a merge it is "
+        f"{shown_name(field_name + '_x')} (left) and {shown_name(field_name + '_y')} (right), "
+        f"unless the merge is on {quoted}; pass suffixes=('', '_right') to keep the left one "
+        f"as {quoted}."
     ]
 
 
@@ -267,64 +410,108 @@ def _named_in(code: str, names: list[str]) -> list[str]:
     return [name for name in names if re.search(rf"\b{re.escape(name)}\b", code)]
 
 
-def _value_hints(code: str, boxes: list[Box]) -> list[str]:
+def _value_hints(code: str, search: _Search) -> list[str]:
     """For each text literal of `code` that is no value, field or BOX name of
     the data, the close values that exist (spelling, case, abbreviations)."""
+    boxes = search.boxes
     names = {box.name for box in boxes} | {str(c) for box in boxes for c in box.frame.columns}
+    fields = _fields_named_first(code, boxes)
     hints = []
-    for literal in _string_literals(code):
-        if len(literal) < 2 or literal in names:
+    for literal in _string_literals(code)[:MAX_LITERALS]:
+        if not 2 <= len(literal) <= MATCH_CHARS or literal in names:
             continue
-        close = _close_values(literal, boxes)
+        close = _close_values(literal, fields, search)
+        if search.deadline.reached:
+            break
         if close is None:
             continue
-        hints.append(f"{literal!r} is not a value in the data; close values: {close}.")
+        hints.append(f"{shown_value(literal)} is not a value in the data; close values: {close}.")
     return hints
 
 
-def _graph_hints(code: str, graph_names: list[str]) -> list[str]:
+def _graph_hints(code: str, search: _Search) -> list[str]:
     """For each text literal of KG2Code that names no node or relation of the
     graph, the closest names that do."""
+    graph_names = search.node_names
     if not graph_names:
         return []
     known = set(graph_names)
+    keys = [comparable(name) for name in graph_names]
     hints = []
-    for literal in _string_literals(code):
-        if len(literal) < 2 or literal in known:
+    for literal in _string_literals(code)[:MAX_LITERALS]:
+        if not 2 <= len(literal) <= MATCH_CHARS or literal in known or search.deadline.passed():
             continue
         close = [
-            name
-            for name, score, _ in process.extract(
-                literal, graph_names, scorer=fuzz.WRatio, processor=str.casefold, limit=SUGGESTIONS
+            graph_names[index]
+            for _, _, index in process.extract(
+                comparable(literal),
+                keys,
+                scorer=fuzz.WRatio,
+                processor=None,
+                limit=SUGGESTIONS,
+                score_cutoff=MIN_SIMILARITY,
             )
-            if score >= MIN_SIMILARITY
         ]
         if close:
             hints.append(
-                f"{literal!r} is no node or relation of the graph; close: {_listed(close)}."
+                f"{shown_value(literal)} is no node or relation of the graph; "
+                f"close: {_listed(close)}."
             )
     return hints
 
 
-def _close_values(literal: str, boxes: list[Box]) -> str | None:
+def _fields_named_first(code: str, boxes: list[Box]) -> list[tuple[Box, str]]:
+    """Every (BOX, field), those `code` names first: the value a mistyped
+    literal meant is most likely in a field next to it, and the search may
+    run out of time before it reaches the others."""
+    named = set(_string_literals(code)) | set(re.findall(r"\w+", code))
+    fields = [(box, str(column)) for box in boxes for column in box.frame.columns]
+    return sorted(fields, key=lambda pair: pair[1] not in named)
+
+
+def _close_values(literal: str, fields: list[tuple[Box, str]], search: _Search) -> str | None:
     found = []
-    for box in boxes:
-        for column in box.frame.columns:
-            series = box.frame[column]
-            if not is_text(series):
-                continue
-            values = [str(value) for value in _distinct(series)[:MAX_DISTINCT_SCANNED]]
-            if literal in values:
-                return None  # the literal exists: nothing to suggest
-            for value, score, _ in process.extract(
-                literal, values, scorer=fuzz.WRatio, processor=str.casefold, limit=2
-            ):
-                if score >= MIN_SIMILARITY:
-                    found.append((score, f"{box.name}[{str(column)!r}] has {value!r}"))
+    key = comparable(literal)
+    for box, column in fields:
+        if search.deadline.passed():
+            break
+        column_values = _text_values(box, column, search)
+        if column_values is None:
+            continue
+        exact, values, keys = column_values
+        if literal in exact:
+            return None  # the literal exists: nothing to suggest
+        for _, score, index in process.extract(
+            key,
+            keys,
+            scorer=fuzz.WRatio,
+            processor=None,
+            limit=2,
+            score_cutoff=MIN_SIMILARITY,
+        ):
+            found.append(
+                (score, f"{box.name}[{shown_name(column)}] has {shown_value(values[index])}")
+            )
     if not found:
         return None
     found.sort(key=lambda item: -item[0])
     return "; ".join(text for _, text in found[:SUGGESTIONS])
+
+
+def _text_values(
+    box: Box, column: str, search: _Search
+) -> tuple[set[str], list[str], list[str]] | None:
+    """The distinct text values of a field (read once per judgement): as a
+    set, as a list, and as the keys fuzzy matching compares; None for a
+    field that is not text."""
+    cache_key = (box.name, column)
+    if cache_key not in search.text_values:
+        series = box.frame[column].head(ROWS_SCANNED)
+        if not is_text(series):
+            return None
+        values = [str(value) for value in _distinct(series)]
+        search.text_values[cache_key] = (set(values), values, [comparable(v) for v in values])
+    return search.text_values[cache_key]
 
 
 def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None:
@@ -383,11 +570,12 @@ def _string_literals(code: str) -> list[str]:
 
 
 def _distinct(series: pd.Series) -> list[object]:
-    return list(series.dropna().drop_duplicates().head(MAX_DISTINCT_SCANNED))
+    """The first distinct values of a field, from its first ROWS_SCANNED rows."""
+    return list(series.head(ROWS_SCANNED).dropna().drop_duplicates().head(MAX_DISTINCT_SCANNED))
 
 
 def _listed(values: Iterable[object]) -> str:
-    return ", ".join(repr(value) for value in values)
+    return ", ".join(shown_value(value) for value in values)
 
 
 def _unique(lines: list[str]) -> list[str]:

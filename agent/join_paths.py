@@ -55,7 +55,7 @@ def render_joins(start: Box, path: list[Link], boxes: list[Box], code: str, fiel
     """The joins of `path` as a pandas merge chain when `code` is Python, else
     as SQL JOIN clauses, and what `field` of the last BOX is called after them."""
     end = path[-1].to_box
-    if not _is_python(code):
+    if not is_python(code):
         return f"{_sql_joins(start.name, path)}, then use {end}.{_sql_name(field)}"
     chain, names = _pandas_chain(start, path, {box.name: box for box in boxes})
     renamed = [
@@ -129,7 +129,8 @@ def _sql_name(name: str) -> str:
     return name if name.isidentifier() else quote_identifier(name)
 
 
-def _is_python(code: str) -> bool:
+def is_python(code: str) -> bool:
+    """True when `code` parses as Python (else it is taken for SQL)."""
     try:
         ast.parse(code)
     except SyntaxError:

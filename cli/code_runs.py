@@ -63,9 +63,11 @@ def report_execution(
     max_rows: int,
     soft_answer: list[list[str]] | None = None,
     output_path: str | None = None,
+    extra: dict[str, Any] | None = None,
 ) -> None:
     """Print the outcome (and write its rows to `output_path`, when given and
-    the code ran) and exit 1 if the code failed.
+    the code ran) and exit 1 if the code failed (`extra`: more keys of the
+    JSON object, such as `focus`).
 
     JSON: columns, result rows of JSON values, truncated, total_rows, error,
     stdout, elapsed_ms. Text: the program's printed output on stderr, then
@@ -87,7 +89,7 @@ def report_execution(
         }
         if soft_answer is not None:
             payload.update({"soft_answer": soft_answer, "soft": True})
-        print_json(payload)
+        print_json({**payload, **(extra or {})})
     else:
         print_text(outcome, max_rows, soft_answer)
     if outcome.error:

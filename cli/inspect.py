@@ -1,8 +1,10 @@
 """`pandora inspect`: the BOXes of sources, and the schema text the LLM will see.
 
 A knowledge graph shows BOXes only for a focus (its topic entities, or a
-question to find them in); without one it is shown as an overview: its types
-with their counts and a few entities of each, the names `--entities` takes.
+question to find them in), and says what the focus linked to (`focus` in
+--json, a line on stderr otherwise); without one it is shown as an overview:
+its types with their counts and a few entities of each, the names
+`--entities` takes.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cli.focus import report_focus
 from cli.output import json_option, print_json, reports_errors, terminal_safe
 from cli.sources import focus_of, focus_options, open_workspace, source_options
 from plugins import Box, Source, Workspace, get_registry
 from plugins.errors import BadInputError
+from plugins.knowledge_graph.focus_report import workspace_focus
 from plugins.pandas_box import workspace_boxes
 
 if TYPE_CHECKING:
@@ -61,6 +65,7 @@ def inspect_command(
                 f"not {source.kind}"
             )
     focus = focus_of(entities, question, hops)
+    linked = workspace_focus(workspace, focus)
     unfocused = [s for s in workspace.sources if s.kind == "kg" and focus is None]
     shown_sources = Workspace.of(s for s in workspace.sources if s not in unfocused)
     boxes = workspace_boxes(shown_sources, focus)
@@ -68,8 +73,12 @@ def inspect_command(
     overviews = [knowledge_graph_overview(source) for source in unfocused]
     if as_json:
         payload = json_payload(workspace, boxes, values, overviews)
-        print_json({**payload, "representation": representation, "schema": schema})
+        focus_json = [graph.model_dump() for graph in linked]
+        print_json(
+            {**payload, "representation": representation, "schema": schema, "focus": focus_json}
+        )
         return
+    report_focus(linked)
     texts = [schema] if schema else []
     texts += [overview_text(overview) for overview in overviews]
     click.echo(terminal_safe("\n\n".join(texts)))

@@ -8,15 +8,17 @@ and at most `max_concurrent_runs` at once.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 
 import anyio
 
 from agent.feedback import judge
+from agent.feedback_budget import FeedbackLimits
 from agent.state import Attempt, CodeFailure
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.models import RunResult
 from mcp_server.state import ServerState
-from plugins import Focus, Workspace, get_registry
+from plugins import Focus, Source, Workspace, get_registry
 from plugins.errors import PandoraError
 from plugins.executor import ExecutionResult, execute
 
@@ -47,8 +49,17 @@ async def run_program(
     async with state.gate.slot():
         outcome = await anyio.to_thread.run_sync(run)
     if outcome.error is not None:
+        inside = {source.name for source in workspace.sources}
+        outside = [s for s in state.catalog.ready_sources() if s.name not in inside]
         explain = functools.partial(
-            failure_message, outcome, code, workspace, representation, focus, settings.max_chars
+            failure_message,
+            outcome,
+            code,
+            workspace,
+            representation,
+            focus,
+            settings.max_chars,
+            other_sources=outside,
         )
         raise ProgramFailed(await anyio.to_thread.run_sync(explain))
     rows = outcome.result or []
@@ -70,11 +81,13 @@ def failure_message(
     representation: str,
     focus: Focus | None,
     max_chars: int,
+    other_sources: Sequence[Source] = (),
 ) -> str:
     """What the client's LLM needs to fix the program: the agent's execution
     guidance (the interpreter's error and line, then "did you mean" the
     nearest BOXes, fields, values or graph nodes of the representation's
-    vocabulary), then what the program printed."""
+    vocabulary, and the other sources a missing table may be), then what the
+    program printed, all within `max_chars`."""
     error = outcome.error
     assert error is not None
     attempt = Attempt(
@@ -83,7 +96,15 @@ def failure_message(
         error=CodeFailure(type=error.type, message=error.message, line=error.line),
     )
     vocabulary = get_registry().representation(representation).vocabulary(workspace, focus)
-    verdict = judge(attempt, "", vocabulary.boxes, vocabulary.names)
+    verdict = judge(
+        attempt,
+        "",
+        vocabulary.boxes,
+        vocabulary.names,
+        limits=FeedbackLimits(max_chars=max_chars * 3 // 4),  # stdout may take the last quarter
+        sources=workspace.sources,
+        other_sources=other_sources,
+    )
     message = verdict.feedback or f"{error.type}: {error.message}"
     if outcome.stdout:
         message += "\nPrinted before failing:\n" + cap_text(outcome.stdout, max_chars // 4)

@@ -21,6 +21,7 @@ MAX_NGRAM_WORDS = 6
 MAX_TOPIC_ENTITIES = 5
 FUZZY_CUTOFF = 85.0
 SUGGESTION_CUTOFF = 50.0
+SUGGESTIONS = 3
 _WORD = re.compile(r"\w+(?:['’.-]\w+)*")
 STOPWORDS = frozenset(
     [
@@ -124,7 +125,7 @@ def topic_entities_of_question(kg: KnowledgeGraph, question: str) -> tuple[Node,
     if not matches:
         raise NoTopicEntity(
             f"{kg.location}: no entity of the question was found in the graph; "
-            "name the topic entities with --entities"
+            f"name the topic entities with --entities ({_question_suggestions(kg, question)})"
         )
     nodes: list[Node] = []
     for match in matches:
@@ -148,16 +149,32 @@ def resolve_entities(kg: KnowledgeGraph, texts: tuple[str, ...]) -> tuple[Node, 
 
 
 def _suggestions(kg: KnowledgeGraph, text: str) -> str:
-    matches = kg.similar_labels([text], SUGGESTION_CUTOFF, 3)
+    shown = _closest_labels(kg, [text], 3)
+    if not shown:
+        return "no similar label found (give an IRI, a local name or an exact label)"
+    return "closest labels: " + ", ".join(shown)
+
+
+def _question_suggestions(kg: KnowledgeGraph, question: str) -> str:
+    """The labels closest to any word n-gram of a question that linked nothing."""
+    texts = [text for text in _candidate_spans(question).values() if len(text) >= 4]
+    shown = _closest_labels(kg, texts, 1)
+    if not shown:
+        return "no similar label found"
+    return "closest labels: " + ", ".join(shown)
+
+
+def _closest_labels(kg: KnowledgeGraph, texts: list[str], per_text: int) -> list[str]:
+    """The display labels of the entities most similar to `texts`, best
+    first, at most SUGGESTIONS (none on an endpoint: no fuzzy search)."""
+    matches = sorted(kg.similar_labels(texts, SUGGESTION_CUTOFF, per_text), key=lambda m: -m[2])
     nodes = [nodes[0] for _, _, _, nodes in matches]
     labels = kg.labels(nodes)
     shown = [
         choose_label(labels.get(node, []), kg.languages) or label
         for node, (_, label, _, _) in zip(nodes, matches, strict=True)
     ]
-    if not shown:
-        return "no similar label found (give an IRI, a local name or an exact label)"
-    return "closest labels: " + ", ".join(dict.fromkeys(shown))
+    return list(dict.fromkeys(shown))[:SUGGESTIONS]
 
 
 def _candidate_spans(question: str) -> dict[tuple[int, int], str]:

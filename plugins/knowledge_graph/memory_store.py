@@ -213,7 +213,7 @@ class InMemoryKnowledgeGraph:
         subject_classes = np.concatenate([row_classes, np.full(len(untyped_rows), -1)])
         rows = np.concatenate([typed_rows, untyped_rows])
         keep = is_field[self.p[rows]]
-        fields, data = self._fields_by_type(subject_classes[keep], rows[keep])
+        fields, data, multi_valued = self._fields_by_type(subject_classes[keep], rows[keep])
         label_ids = [self.term_ids[p] for p in LABEL_PREDICATES if p in self.term_ids]
         labelled_classes = np.unique(subject_classes[np.isin(self.p[rows], label_ids)]).tolist()
         class_ids, class_counts = np.unique(classes, return_counts=True)
@@ -230,20 +230,31 @@ class InMemoryKnowledgeGraph:
             fields,
             data,
             frozenset(self.terms[c] if c >= 0 else None for c in labelled_classes),
+            multi_valued,
         )
 
     def _fields_by_type(
         self, subject_classes: np.ndarray, rows: np.ndarray
-    ) -> tuple[dict[SubjectType, frozenset[NamedNode]], dict[SubjectType, frozenset[NamedNode]]]:
-        """Per subject class (-1: untyped), the predicates of `rows`, and those
-        of them whose objects are all literals."""
+    ) -> tuple[
+        dict[SubjectType, frozenset[NamedNode]],
+        dict[SubjectType, frozenset[NamedNode]],
+        dict[SubjectType, frozenset[NamedNode]],
+    ]:
+        """Per subject class (-1: untyped), the predicates of `rows`, those
+        of them whose objects are all literals, and those some subject has
+        with two objects or more (triples are distinct: a repeated
+        class-subject-predicate row is a second object)."""
         width = len(self.terms)
         keys = (subject_classes.astype(np.int64) + 1) * width + self.p[rows]
         literal = ~self._is_node[self.o[rows]]
         every = np.unique(keys)
         with_entities = set(np.unique(keys[~literal]).tolist())
+        pairs = np.column_stack([keys, self.s[rows].astype(np.int64)])  # a row per class
+        _, inverse, counts = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+        repeated = set(np.unique(keys[counts[inverse.ravel()] > 1]).tolist())
         fields: dict[SubjectType, set[NamedNode]] = {}
         data: dict[SubjectType, set[NamedNode]] = {}
+        multi: dict[SubjectType, set[NamedNode]] = {}
         for key in every.tolist():
             class_id, predicate_id = divmod(key, width)
             kind = self.terms[class_id - 1] if class_id else None
@@ -251,9 +262,12 @@ class InMemoryKnowledgeGraph:
             fields.setdefault(kind, set()).add(predicate)
             if key not in with_entities:
                 data.setdefault(kind, set()).add(predicate)
+            if key in repeated:
+                multi.setdefault(kind, set()).add(predicate)
         return (
             {kind: frozenset(p) for kind, p in fields.items()},
             {kind: frozenset(p) for kind, p in data.items()},
+            {kind: frozenset(p) for kind, p in multi.items()},
         )
 
     @cached_property

@@ -42,11 +42,14 @@ _BLANK_NODE_EDGES_READ = 10_000
 @dataclass(frozen=True)
 class SchemaNames:
     """The names a KG's schema gives: BOX names per class, relation names per
-    predicate (unique over the KG), and field names per (type, predicate)."""
+    predicate (unique over the KG), field names per (type, predicate), and
+    the BOX names of multi-valued (type, predicate)s (`film_starring`),
+    unique among all BOX names."""
 
     types: dict[Node, str]
     relations: dict[NamedNode, str]
     fields: dict[tuple[SubjectType, NamedNode], str]
+    links: dict[tuple[SubjectType, NamedNode], str]
 
     def box_name(self, kind: SubjectType) -> str:
         """The BOX name of a class, `entity` for untyped subjects."""
@@ -58,12 +61,14 @@ class Names:
     """What a subgraph's nodes and predicates are called when shown.
 
     `types` maps each entity to its BOX names; `fields` maps a (BOX name,
-    predicate) pair to the BOX field the predicate fills."""
+    predicate) pair to the BOX field the predicate fills; `links` maps the
+    multi-valued ones to the name of the BOX that holds their values."""
 
     entities: dict[Node, str]
     relations: dict[NamedNode, str]
     types: dict[Node, tuple[str, ...]]
     fields: dict[tuple[str, NamedNode], str]
+    links: dict[tuple[str, NamedNode], str]
 
 
 _SCHEMA_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -88,7 +93,31 @@ def name_schema(kg: KnowledgeGraph, schema: Schema) -> SchemaNames:
         box = UNTYPED if kind is None else types[kind]
         named = _distinct({p: relation_bases[p] for p in kind_predicates}, {box})
         fields.update({(kind, predicate): name for predicate, name in named.items()})
-    return SchemaNames(types, relations, fields)
+    return SchemaNames(types, relations, fields, _link_names(schema, types, fields))
+
+
+def _link_names(
+    schema: Schema,
+    types: dict[Node, str],
+    fields: dict[tuple[SubjectType, NamedNode], str],
+) -> dict[tuple[SubjectType, NamedNode], str]:
+    """`<type>_<field>` for each multi-valued (type, predicate) (the field
+    alone when it starts with `<type>_`, as Freebase names do), a counter
+    added where that name is taken by a type or an earlier link."""
+    taken = {UNTYPED, *types.values()}
+    links = {}
+    pairs = [(kind, p) for kind, predicates in schema.multi_valued.items() for p in predicates]
+    for kind, predicate in sorted(pairs, key=lambda pair: (types.get(pair[0], ""), pair[1].value)):
+        box = UNTYPED if kind is None else types[kind]
+        field_name = fields[(kind, predicate)]
+        joined = field_name if field_name.startswith(f"{box}_") else f"{box}_{field_name}"
+        base = make_identifier(joined, fallback=box)
+        candidate, counter = base, 2
+        while candidate in taken:
+            candidate, counter = f"{base}_{counter}", counter + 1
+        taken.add(candidate)
+        links[(kind, predicate)] = candidate
+    return links
 
 
 def kg_schema_names(kg: KnowledgeGraph) -> SchemaNames:
@@ -99,10 +128,14 @@ def kg_schema_names(kg: KnowledgeGraph) -> SchemaNames:
 
 
 def name_subgraph(
-    kg: KnowledgeGraph, entities: Collection[Node], triples: Collection[Triple]
+    kg: KnowledgeGraph,
+    entities: Collection[Node],
+    triples: Collection[Triple],
+    attributes: Collection[Triple] = (),
 ) -> Names:
     """Unique display names for `entities`, and the schema's names for the
-    relations, types and fields of the subgraph `triples` form.
+    relations, types and fields of the subgraph `triples` form (the
+    `attributes` of its edge entities are BOX fields, not relations).
 
     A KG that can be scanned whole is named by its whole schema; on an
     endpoint the schema is that of the subgraph (a documented limit)."""
@@ -110,16 +143,22 @@ def name_subgraph(
     if kg.whole_schema_is_cheap:
         schema_names = kg_schema_names(kg)
     else:
-        schema_names = name_schema(kg, schema_of_triples(triples, type_nodes))
+        schema_names = name_schema(kg, schema_of_triples([*triples, *attributes], type_nodes))
     entity_types = {
         node: tuple(sorted({schema_names.types[t] for t in type_nodes.get(node, [])}))
         for node in entities
     }
     relations = {predicate for _, predicate, _ in triples}
+    present = relations | {predicate for _, predicate, _ in attributes}
     fields = {
         (schema_names.box_name(kind), predicate): name
         for (kind, predicate), name in schema_names.fields.items()
-        if predicate in relations
+        if predicate in present
+    }
+    links = {
+        (schema_names.box_name(kind), predicate): name
+        for (kind, predicate), name in schema_names.links.items()
+        if predicate in present
     }
     labels = kg.labels(entities)
     blank_ids = _blank_node_ids(kg, [n for n in entities if isinstance(n, BlankNode)], entity_types)
@@ -134,6 +173,7 @@ def name_subgraph(
         {predicate: schema_names.relations[predicate] for predicate in relations},
         entity_types,
         fields,
+        links,
     )
 
 

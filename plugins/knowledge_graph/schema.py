@@ -9,7 +9,7 @@ not city names entered the subgraph).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pyoxigraph import Literal, NamedNode
 
@@ -30,6 +30,8 @@ class Schema:
     not fields). `data_properties`: per subject type, those of its predicates
     whose objects are all literals. `labelled_types`: the subject types some
     of whose instances have a standard label (rdfs:label, skos:prefLabel...).
+    `multi_valued`: per subject type, the predicates some instance has with
+    two objects or more (KG-to-BOX gives those a BOX of their own).
     """
 
     type_counts: dict[Node, int]
@@ -37,6 +39,7 @@ class Schema:
     predicates_by_type: dict[SubjectType, frozenset[NamedNode]]
     data_properties: dict[SubjectType, frozenset[NamedNode]]
     labelled_types: frozenset[SubjectType]
+    multi_valued: dict[SubjectType, frozenset[NamedNode]] = field(default_factory=dict)
 
 
 def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) -> Schema:
@@ -51,6 +54,7 @@ def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) 
     predicate_counts: dict[NamedNode, int] = {}
     fields: dict[SubjectType, set[NamedNode]] = {}
     with_entity_objects: dict[SubjectType, set[NamedNode]] = {}
+    objects: dict[tuple[Node, NamedNode], int] = {}
     labelled: set[SubjectType] = set()
     for subject, predicate, obj in triples:
         predicate_counts[predicate] = predicate_counts.get(predicate, 0) + 1
@@ -58,6 +62,7 @@ def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) 
             labelled.update(types.get(subject) or [None])
         if predicate in NAMING_PREDICATES:
             continue
+        objects[(subject, predicate)] = objects.get((subject, predicate), 0) + 1
         for kind in types.get(subject) or [None]:
             fields.setdefault(kind, set()).add(predicate)
             if not isinstance(obj, Literal):
@@ -71,4 +76,16 @@ def schema_of_triples(triples: Iterable[Triple], types: dict[Node, list[Node]]) 
             for kind, predicates in fields.items()
         },
         frozenset(labelled),
+        _multi_valued(objects, types),
     )
+
+
+def _multi_valued(
+    objects: dict[tuple[Node, NamedNode], int], types: dict[Node, list[Node]]
+) -> dict[SubjectType, frozenset[NamedNode]]:
+    found: dict[SubjectType, set[NamedNode]] = {}
+    for (subject, predicate), count in objects.items():
+        if count > 1:
+            for kind in types.get(subject) or [None]:
+                found.setdefault(kind, set()).add(predicate)
+    return {kind: frozenset(predicates) for kind, predicates in found.items()}

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from pyoxigraph import NamedNode
+from pyoxigraph import Literal, NamedNode
 
 from plugins.errors import BadInputError
 from plugins.knowledge_graph.embedding import embed, similarity
@@ -66,7 +66,10 @@ class Subgraph:
     """The triples around the topic entities, with the names to show them by.
 
     `truncated` says a hop hit `max_triples_per_hop`; `entities` are the IRIs
-    and blank nodes of the subgraph, topic entities first.
+    and blank nodes of the subgraph, topic entities first. `attributes` are
+    the literal-valued edges of the entities at the edge of the radius (those
+    reached in the last hop, whose own edges are one hop further): BOXes
+    show them, so that a film reached last still has its runtime.
     """
 
     topic_entities: tuple[Node, ...]
@@ -74,6 +77,7 @@ class Subgraph:
     entities: tuple[Node, ...]
     names: Names
     truncated: bool
+    attributes: tuple[Triple, ...] = ()
 
     def topic_entity_names(self) -> list[str]:
         """The display names of the topic entities, in order."""
@@ -193,9 +197,42 @@ def extract_subgraph(
                     visited[end] = None
                     reached.append(end)
         frontier = reached
+    attributes, cut_short = edge_attributes(kg, frontier, limits.max_triples_per_hop)
     entities = tuple(visited)
-    names = name_subgraph(kg, entities, tuple(triples))
-    return Subgraph(tuple(topic), tuple(triples), entities, names, truncated)
+    names = name_subgraph(kg, entities, tuple(triples), attributes)
+    return Subgraph(
+        tuple(topic), tuple(triples), entities, names, truncated or cut_short, attributes
+    )
+
+
+def edge_attributes(
+    kg: KnowledgeGraph, edge: Sequence[Node], limit: int
+) -> tuple[tuple[Triple, ...], bool]:
+    """The literal-valued outgoing edges (naming predicates aside) of the
+    entities `edge`, at most `limit`, and whether the limit cut them. On a KG
+    whose schema is known, only the predicates that ever hold literals are
+    asked for, so entity-valued edges do not use up the limit."""
+    if not edge:
+        return (), False
+    data_properties = None
+    if kg.whole_schema_is_cheap:
+        data_properties = {p for ps in kg.schema().data_properties.values() for p in ps}
+    counts = kg.relation_counts(edge)
+    wanted = sorted(
+        (
+            (predicate, direction)
+            for predicate, direction in counts
+            if direction is Direction.OUT
+            and predicate not in NAMING_PREDICATES
+            and (data_properties is None or predicate in data_properties)
+        ),
+        key=lambda key: key[0].value,
+    )
+    if not wanted:
+        return (), False
+    found = kg.edges(edge, wanted, limit)
+    literals = tuple(triple for triple in found if isinstance(triple[2], Literal))
+    return literals, sum(counts[key] for key in wanted) > len(found)
 
 
 def rank_relations(

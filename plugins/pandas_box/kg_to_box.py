@@ -24,20 +24,16 @@ and the first fields of two BOXes that share entities refer to each other.
 from __future__ import annotations
 
 import datetime as dt
-import itertools
-from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 from pyoxigraph import Literal, NamedNode
 
 from plugins.knowledge_graph.graph import Node, Term
-from plugins.knowledge_graph.naming import UNTYPED
+from plugins.knowledge_graph.naming import UNTYPED, Names
 from plugins.knowledge_graph.subgraph import Subgraph, focus_subgraph_or_whole_graph
 from plugins.knowledge_graph.terms import is_node, literal_value
 from plugins.model import Box, Focus, ForeignKey, Source
-
-MAX_ROWS_PER_ENTITY = 256
 
 
 def kg_to_boxes(source: Source, focus: Focus) -> list[Box]:
@@ -47,10 +43,13 @@ def kg_to_boxes(source: Source, focus: Focus) -> list[Box]:
 
 
 def subgraph_to_boxes(subgraph: Subgraph, origin: str) -> list[Box]:
-    """One BOX per entity type of `subgraph`, with foreign keys between them."""
+    """One BOX per entity type of `subgraph`, one row per entity, and one BOX
+    per multi-valued relation, with foreign keys between them."""
     outgoing: dict[Node, dict[NamedNode, list[Term]]] = {}
-    for subject, predicate, obj in subgraph.triples:
-        outgoing.setdefault(subject, {}).setdefault(predicate, []).append(obj)
+    for subject, predicate, obj in (*subgraph.triples, *subgraph.attributes):
+        values = outgoing.setdefault(subject, {}).setdefault(predicate, [])
+        if obj not in values:
+            values.append(obj)
     members: dict[str, list[Node]] = {}
     for entity in subgraph.entities:
         for box_name in subgraph.names.types.get(entity) or (UNTYPED,):
@@ -64,50 +63,74 @@ def subgraph_to_boxes(subgraph: Subgraph, origin: str) -> list[Box]:
             {predicate for entity in entities for predicate in outgoing.get(entity, {})},
             key=lambda predicate: names.fields[(box_name, predicate)],
         )
-        columns = [box_name, *(names.fields[(box_name, r)] for r in relations)]
-        rows: list[list[Any]] = []
-        for entity in entities:
-            per_relation = [outgoing.get(entity, {}).get(r, []) for r in relations]
-            rows.extend(_entity_rows(names.entities[entity], per_relation, names.entities))
-        frame = pd.DataFrame(
-            {column: _typed_column([row[i] for row in rows]) for i, column in enumerate(columns)},
-            columns=columns,
-        )
-        boxes.append(Box(box_name, frame, origin))
-        entity_sets[(box_name, columns[0])] = set(entities)
-        for relation, column in zip(relations, columns[1:], strict=True):
-            reached = {
-                obj for entity in entities for obj in outgoing.get(entity, {}).get(relation, [])
-            }
-            entity_sets[(box_name, column)] = {obj for obj in reached if is_node(obj)}
-    _add_foreign_keys(boxes, entity_sets)
+        single = [r for r in relations if (box_name, r) not in names.links]
+        columns = [box_name, *(names.fields[(box_name, r)] for r in single)]
+        rows = [
+            [names.entities[entity]]
+            + [_first_shown(outgoing.get(entity, {}).get(r, []), names.entities) for r in single]
+            for entity in entities
+        ]
+        boxes.append(Box(box_name, _frame(columns, rows), origin))
+        entity_sets[(box_name, box_name)] = set(entities)
+        for relation, column in zip(single, columns[1:], strict=True):
+            entity_sets[(box_name, column)] = _reached(entities, relation, outgoing)
+        for relation in relations:
+            if (box_name, relation) in names.links:
+                link = _link_box(box_name, relation, entities, outgoing, names, origin)
+                boxes.append(link)
+                entity_sets[(link.name, box_name)] = set(entities)
+                field_name = names.fields[(box_name, relation)]
+                entity_sets[(link.name, field_name)] = _reached(entities, relation, outgoing)
+    boxes.sort(key=lambda box: box.name)
+    _add_foreign_keys(boxes, entity_sets, {box_name for box_name in members})
     return boxes
 
 
-def _entity_rows(
-    name: str, per_relation: Sequence[list[Term]], entity_names: dict[Node, str]
-) -> list[list[Any]]:
-    """The rows of one entity: every combination of its relations' values
-    (each relation's values sorted), or the values side by side when the
-    combinations would exceed the cap."""
-    shown = [
-        sorted((_shown(value, entity_names) for value in values), key=str) or [None]
-        for values in per_relation
+def _link_box(
+    box_name: str,
+    relation: NamedNode,
+    entities: list[Node],
+    outgoing: dict[Node, dict[NamedNode, list[Term]]],
+    names: Names,
+    origin: str,
+) -> Box:
+    """The BOX of a multi-valued relation: one row per (entity, value), the
+    values of each entity sorted."""
+    rows = [
+        [names.entities[entity], value]
+        for entity in entities
+        for value in sorted(
+            (_shown(v, names.entities) for v in outgoing.get(entity, {}).get(relation, [])),
+            key=str,
+        )
     ]
-    combinations = 1
-    for values in shown:
-        combinations *= len(values)
-    if combinations <= MAX_ROWS_PER_ENTITY:
-        return [[name, *combination] for combination in itertools.product(*shown)]
-    side_by_side = itertools.zip_longest(*[v for v in shown if v != [None]], fillvalue=None)
-    columns_with_values = [i for i, values in enumerate(shown) if values != [None]]
-    rows = []
-    for values in side_by_side:
-        row: list[Any] = [name] + [None] * len(shown)
-        for index, value in zip(columns_with_values, values, strict=True):
-            row[index + 1] = value
-        rows.append(row)
-    return rows
+    columns = [box_name, names.fields[(box_name, relation)]]
+    return Box(names.links[(box_name, relation)], _frame(columns, rows), origin)
+
+
+def _frame(columns: list[str], rows: list[list[Any]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {column: _typed_column([row[i] for row in rows]) for i, column in enumerate(columns)},
+        columns=columns,
+    )
+
+
+def _reached(
+    entities: list[Node], relation: NamedNode, outgoing: dict[Node, dict[NamedNode, list[Term]]]
+) -> set[Node]:
+    return {
+        obj
+        for entity in entities
+        for obj in outgoing.get(entity, {}).get(relation, [])
+        if is_node(obj)
+    }
+
+
+def _first_shown(values: list[Term], entity_names: dict[Node, str]) -> Any:
+    """The value of a single-valued relation (None when the entity lacks it).
+    On an endpoint a relation is single-valued by the subgraph's evidence, so
+    a second value cannot be hidden here: the schema saw it."""
+    return _shown(values[0], entity_names) if values else None
 
 
 def _shown(term: Term, entity_names: dict[Node, str]) -> Any:
@@ -150,14 +173,17 @@ def _as_text(value: Any) -> str:
     return value.isoformat() if isinstance(value, dt.date) else str(value)
 
 
-def _add_foreign_keys(boxes: list[Box], entity_sets: dict[tuple[str, str], set[Node]]) -> None:
-    """Relation field -> type field of every BOX sharing an entity with it;
-    type field <-> type field of BOXes that share entities."""
-    type_fields = [(box.name, box.frame.columns[0]) for box in boxes]
+def _add_foreign_keys(
+    boxes: list[Box], entity_sets: dict[tuple[str, str], set[Node]], type_boxes: set[str]
+) -> None:
+    """Relation field -> type field of every type BOX sharing an entity with
+    it; type field <-> type field of type BOXes that share entities; the
+    entity field of a multi-valued relation's BOX -> its type BOX."""
+    type_fields = [(box.name, box.name) for box in boxes if box.name in type_boxes]
     for box in boxes:
-        for column in box.frame.columns:
+        for column in map(str, box.frame.columns):
             own = entity_sets[(box.name, column)]
-            is_type_field = column == box.frame.columns[0]
+            is_type_field = box.name in type_boxes and column == box.name
             for ref_box, ref_field in type_fields:
                 if is_type_field and ref_box == box.name:
                     continue

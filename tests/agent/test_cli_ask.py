@@ -48,7 +48,9 @@ def test_ask_json_prints_exactly_the_answer_object(llm, pandora, examples):
         "votes",
         "agreement",
         "trace",
+        "focus",
     }
+    assert answer["focus"] is None  # no knowledge graph
     assert answer["answer"] == music_query("SELECT COUNT(*) FROM album")
     assert answer["llm_calls"] == 1 and answer["error"] is None
 

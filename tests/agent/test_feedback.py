@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from agent.feedback import did_you_mean, judge
+from agent.feedback_budget import FeedbackLimits
 from agent.state import Attempt, CodeFailure
 from plugins import Workspace, load_source
 from plugins.executor import execute
@@ -247,3 +248,163 @@ def test_arithmetic_on_numbers_stored_as_text_gets_to_numeric(tmp_path):
     verdict = judge(failed("TypeError", message, code), "Average MPG?", car_boxes, [])
     assert "pd.to_numeric(cars_data['MPG'], errors='coerce')" in verdict.feedback
     assert "'Model'" not in verdict.feedback
+
+
+# --- bounds: adversarial data cannot make feedback long or slow (issue 25) ---
+
+
+def test_huge_values_are_cut_and_the_whole_text_fits_max_chars(tmp_path):
+    """Four 100 KB cells quoted as "some values" made a 400 KB MCP error."""
+    database = tmp_path / "notes.sqlite"
+    with sqlite3.connect(database) as connection:
+        connection.execute("CREATE TABLE notes (note TEXT, body TEXT)")
+        connection.executemany(
+            "INSERT INTO notes VALUES (?, ?)", [(f"n{i}", "x" * 100_000 + str(i)) for i in range(8)]
+        )
+    boxes = workspace_boxes(Workspace.of([load_source(str(database))]))
+    attempt = failed("KeyError", "'bodi'", "result = notes['bodi']")
+    verdict = judge(attempt, "Which?", boxes, [], limits=FeedbackLimits(max_chars=20_000))
+    assert "Did you mean notes['body']? Some values: 'xxxx" in verdict.feedback
+    assert len(verdict.feedback) <= 2_000  # four values of at most VALUE_CHARS each
+    tiny = judge(attempt, "Which?", boxes, [], limits=FeedbackLimits(max_chars=300))
+    assert len(tiny.feedback) <= 300 and tiny.feedback.endswith("(feedback cut here)")
+
+
+def test_many_long_field_names_are_listed_in_part(tmp_path):
+    database = tmp_path / "wide.sqlite"
+    names = [f"measurement_{i}_" + "q" * 300 for i in range(1_500)]
+    with sqlite3.connect(database) as connection:
+        connection.execute(f"CREATE TABLE wide ({', '.join(f'{n} REAL' for n in names)})")
+    boxes = workspace_boxes(Workspace.of([load_source(str(database))]))
+    verdict = judge(failed("NameError", "name 'Wide' is not defined"), "?", boxes, [])
+    assert "Did you mean the BOX 'wide'? Its fields: ['measurement_0_qq" in verdict.feedback
+    assert "and 1480 more]" in verdict.feedback
+    assert len(verdict.feedback) <= FeedbackLimits().max_chars
+
+
+def test_a_very_long_missing_name_is_cut_in_the_feedback(boxes):
+    missing = "artist_name" + "z" * 50_000
+    verdict = judge(failed("KeyError", repr(missing)), "Who?", boxes, [])
+    assert len(verdict.feedback) <= 1_100  # the interpreter's message is cut at 1,000
+
+
+def test_the_search_for_hints_stops_at_its_time_budget(tmp_path):
+    """Fuzzy matching 20 literals against 20 text columns of many rows took
+    seconds after a program that failed in milliseconds; with no time left
+    the feedback keeps the interpreter's message and says the search stopped."""
+    database = tmp_path / "big.sqlite"
+    columns = [f"c{i}" for i in range(20)]
+    with sqlite3.connect(database) as connection:
+        connection.execute(f"CREATE TABLE big ({', '.join(f'{c} TEXT' for c in columns)})")
+        connection.executemany(
+            f"INSERT INTO big VALUES ({', '.join('?' for _ in columns)})",
+            ([f"value {i} {row}" for i in range(20)] for row in range(30_000)),
+        )
+    boxes = workspace_boxes(Workspace.of([load_source(str(database))]))
+    code = "result = big[" + " & ".join(f"(big['c{i}'] == 'valeu {i} 7')" for i in range(20)) + "]"
+    stopped = judge(ran([], ["c0"], code), "?", boxes, [], limits=FeedbackLimits(seconds=0))
+    assert stopped.feedback == (
+        "The code ran but returned no rows.\n(The search for hints stopped after 0 s.)"
+    )
+    code = "result = big[big['c3'] == 'valeu 3 7']"
+    found = judge(ran([], ["c0"], code), "?", boxes, [], limits=FeedbackLimits(seconds=600))
+    assert "'valeu 3 7' is not a value in the data" in found.feedback
+    assert "big['c3'] has 'value 3 7'" in found.feedback
+
+
+# --- hints that point the right way (issue 26) ---
+
+
+@pytest.fixture(scope="module")
+def music():
+    return Workspace.of([load_source(str(EXAMPLES / "music.sqlite"))])
+
+
+def sql_failure(query: str, workspace: Workspace) -> Attempt:
+    """The attempt of `query` as the real executor reports it."""
+    error = execute(query, workspace, "sql").error
+    assert error is not None
+    return failed(error.type, error.message, query)
+
+
+def test_did_you_mean_searches_only_the_tables_the_query_reads(music):
+    attempt = sql_failure("SELECT nosuchcol FROM album", music)
+    feedback = judge(attempt, "?", workspace_boxes(music), []).feedback
+    assert "purchase" not in feedback
+    assert "album has no field 'nosuchcol'; its fields: ['album_id', 'artist_id', 'title'" in (
+        feedback
+    )
+
+
+def test_a_misspelt_column_is_matched_in_the_table_read_and_others_are_named_as_such(music):
+    boxes = workspace_boxes(music)
+    feedback = judge(sql_failure("SELECT titel FROM album", music), "?", boxes, []).feedback
+    assert "Did you mean album['title']?" in feedback
+    assert "track['title']" not in feedback
+    elsewhere = judge(sql_failure("SELECT titel FROM artist", music), "?", boxes, []).feedback
+    assert "artist has no field 'titel'; its fields: ['artist_id', 'name'" in elsewhere
+    assert "Close fields of BOXes the code does not read: album['title'], track['title']" in (
+        elsewhere
+    )
+
+
+def test_a_python_program_is_searched_in_the_boxes_it_uses(music):
+    code = "result = album[album['genere'] == 'Jazz']"
+    feedback = judge(failed("KeyError", "'genere'", code), "?", workspace_boxes(music), []).feedback
+    assert "Did you mean album['genre']?" in feedback
+    assert "come from all BOXes" not in feedback
+    unnamed = judge(failed("KeyError", "'genere'"), "?", workspace_boxes(music), []).feedback
+    assert "(The code reads no BOX by name: these fields come from all BOXes.)" in unnamed
+
+
+def test_a_table_that_is_another_source_says_which_source_to_pass(music):
+    cities = load_source(str(EXAMPLES / "cities.csv"))
+    boxes = workspace_boxes(music)
+    attempt = sql_failure("SELECT city FROM cities", music)
+    feedback = judge(
+        attempt, "?", boxes, [], sources=music.sources, other_sources=[cities]
+    ).feedback
+    assert "'cities' is its own source 'cities' (table), which this program does not run on" in (
+        feedback
+    )
+    assert "query it alone with sources=['cities']" in feedback
+    assert "Did you mean" not in feedback.split("\n")[1]
+    code = "result = customer.merge(cities, on='country')"
+    error = execute(code, music, "pandas").error
+    python = judge(
+        failed(error.type, error.message, code),
+        "?",
+        boxes,
+        [],
+        sources=music.sources,
+        other_sources=[cities],
+    ).feedback
+    assert "pass sources=['music', 'cities']" in python
+
+
+def test_sql_on_a_type_of_a_knowledge_graph_says_sql_cannot_show_it(music):
+    films = load_source(str(EXAMPLES / "films.ttl"))
+    attempt = sql_failure("SELECT film FROM film", music)
+    feedback = judge(
+        attempt, "?", workspace_boxes(music), [], sources=music.sources, other_sources=[films]
+    ).feedback
+    assert "'film' is in the source 'films' (kg)" in feedback
+    assert "SQL cannot show a knowledge graph" in feedback
+
+
+def test_sql_written_for_a_knowledge_graph_is_told_to_walk_the_graph():
+    from plugins import Focus, get_registry
+
+    films = Workspace.of([load_source(str(EXAMPLES / "films.ttl"))])
+    focus = Focus(entities=("Vertigo",), hops=1)
+    vocabulary = get_registry().representation("networkx").vocabulary(films, focus)
+    code = "SELECT film FROM film\nWHERE directed_by = 'Alfred Hitchcock'"
+    error = execute(code, films, "networkx", focus=focus).error
+    assert error is not None and error.type == "SyntaxError"
+    attempt = failed(error.type, error.message, code)
+    feedback = judge(attempt, "?", vocabulary.boxes, vocabulary.names).feedback
+    assert "SQL cannot show a knowledge graph: the graph is the NetworkX MultiDiGraph" in feedback
+    assert "pandas operations on the BOXes" not in feedback
+    boxes = workspace_boxes(films, focus)
+    on_boxes = judge(attempt, "?", boxes, [], sources=films.sources).feedback
+    assert "SQL cannot show a knowledge graph: its types are the BOXes" in on_boxes

@@ -76,3 +76,22 @@ def test_inspect_shows_kg_boxes_and_networkx_code(pandora) -> None:
     )
     assert code.exit_code == 0, code.stderr
     assert 'graph.add_edge("Vertigo", "James Stewart", relation="starring")' in code.json["schema"]
+
+
+def test_graph_reports_the_focus_in_json_and_on_stderr(pandora, tmp_path) -> None:
+    code = tmp_path / "kgqa.py"
+    code.write_text(HITCHCOCK_WITH_STEWART)
+    arguments = ("graph", "examples/films.ttl", "--question", QUESTION, "--code", str(code))
+    run = pandora(*arguments, "--json")
+    assert run.exit_code == 0, run.stderr
+    (focus,) = run.json["focus"]
+    linked = {entity["label"]: entity for entity in focus["entities"]}
+    assert sorted(linked) == ["Alfred Hitchcock", "James Stewart"]
+    assert linked["James Stewart"]["iri"] == "http://example.org/films/JamesStewart"
+    assert linked["James Stewart"]["types"] == ["person"] and focus["hops"] == 2
+    assert "focus:" not in run.stderr  # --json: the focus is in the object
+    text = pandora(*arguments)
+    assert text.exit_code == 0
+    assert "focus: films: 'Alfred Hitchcock' -> <http://example.org/films/AlfredHitchcock>" in (
+        text.stderr
+    )

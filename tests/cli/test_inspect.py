@@ -51,3 +51,105 @@ def test_a_table_and_an_unfocused_knowledge_graph_together(pandora, examples):
     assert run.exit_code == 0, run.stderr
     assert run.stdout.startswith("# BOX cities")
     assert "# films: a knowledge graph of" in run.stdout
+
+
+# --- what the focus linked to (issue 26) ---
+
+HITCHCOCK_QUESTION = "Which films directed by Alfred Hitchcock star James Stewart?"
+UNLABELLED = """\
+@prefix ex: <http://example.org/geo/> .
+ex:Paris a ex:City ; ex:country ex:France ; ex:population 2102650 .
+ex:Lyon a ex:City ; ex:country ex:France .
+ex:France a ex:Country .
+"""
+
+
+def iri_of_label(label: str) -> str:
+    """The IRI rdflib finds for an rdfs:label of films.ttl."""
+    from rdflib import Graph, Literal
+    from rdflib.namespace import RDFS
+
+    from tests.conftest import EXAMPLES
+
+    graph = Graph()
+    graph.parse(EXAMPLES / "films.ttl")
+    (node,) = set(graph.subjects(RDFS.label, Literal(label, lang="en"))) | set(
+        graph.subjects(RDFS.label, Literal(label))
+    )
+    return str(node)
+
+
+def test_inspect_reports_what_a_question_linked_to(pandora, examples):
+    films = str(examples / "films.ttl")
+    run = pandora("inspect", films, "--question", HITCHCOCK_QUESTION, "--json")
+    assert run.exit_code == 0, run.stderr
+    (focus,) = run.json["focus"]
+    assert focus["source"] == "films" and focus["hops"] == 2 and not focus["whole_graph"]
+    assert focus["entities"] == [
+        {
+            "mention": "Alfred Hitchcock",
+            "iri": iri_of_label("Alfred Hitchcock"),
+            "types": ["person"],
+            "label": "Alfred Hitchcock",
+            "score": 1.0,
+        },
+        {
+            "mention": "James Stewart",
+            "iri": iri_of_label("James Stewart"),
+            "types": ["person"],
+            "label": "James Stewart",
+            "score": 1.0,
+        },
+    ]
+    assert focus["triples"] > 0 and focus["truncated"] is False
+    text = pandora("inspect", films, "--entities", "Vertigo", "--hops", "1")
+    assert text.exit_code == 0
+    (line,) = [line for line in text.stderr.splitlines() if line.startswith("focus:")]
+    assert line.startswith(
+        f"focus: films: 'Vertigo' -> <{iri_of_label('Vertigo')}> (film, 'Vertigo', 1.00); 1 hop, "
+    )
+    assert "focus:" not in text.stdout  # the schema alone on stdout
+
+
+def test_inspect_reports_the_focus_of_a_graph_without_labels(pandora, tmp_path):
+    path = tmp_path / "geo.ttl"
+    path.write_text(UNLABELLED)
+    given = pandora("inspect", str(path), "--entities", "Paris", "--hops", "1", "--json")
+    assert given.exit_code == 0, given.stderr
+    (entity,) = given.json["focus"][0]["entities"]
+    assert entity == {
+        "mention": "Paris",
+        "iri": "http://example.org/geo/Paris",
+        "types": ["city"],
+        "label": "Paris",
+        "score": 1.0,
+    }
+    fuzzy = pandora("inspect", str(path), "--question", "How many people live in Pariss?", "--json")
+    assert fuzzy.exit_code == 0, fuzzy.stderr
+    (near,) = fuzzy.json["focus"][0]["entities"]
+    assert near["iri"] == "http://example.org/geo/Paris" and near["mention"] == "Pariss"
+    assert 0.85 <= near["score"] < 1.0
+
+
+def test_an_entity_that_links_to_nothing_is_one_line_naming_the_closest(pandora, examples):
+    run = pandora("inspect", str(examples / "films.ttl"), "--entities", "Vertgo", "--json")
+    assert run.exit_code == 2
+    assert run.stderr.strip().splitlines() == [
+        f"pandora: BadInput: {examples / 'films.ttl'}: entity 'Vertgo' is not in the graph; "
+        "closest labels: Vertigo"
+    ]
+
+
+def test_a_question_that_links_nothing_names_the_closest_labels():
+    from plugins import load_source
+    from plugins.errors import BadInputError
+    from plugins.knowledge_graph.entity_linking import topic_entities_of_question
+    from tests.conftest import EXAMPLES
+
+    kg = load_source(str(EXAMPLES / "films.ttl")).handle
+    try:
+        topic_entities_of_question(kg, "Which prizes did Felini get?")
+    except BadInputError as error:
+        assert str(error).endswith("(closest labels: Federico Fellini, Michael Curtiz)")
+    else:
+        raise AssertionError("a question naming no entity of the graph links to nothing")

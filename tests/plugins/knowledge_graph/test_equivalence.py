@@ -59,7 +59,7 @@ CASES = {
            ?c rdfs:label ?n FILTER(lang(?n) = "en") }""",
         lambda b: set(
             b["film"][b["film"].film == "Vertigo"]
-            .merge(b["person"], left_on="directed_by", right_on="person")
+            .merge(b["person_nationality"], left_on="directed_by", right_on="person")
             .nationality
         ),
         lambda g: {c for d in out(g, "Vertigo", "directed_by") for c in out(g, d, "nationality")},
@@ -71,8 +71,8 @@ CASES = {
         """SELECT ?n WHERE { ex:Notorious ex:starring ?a . ?f ex:starring ?a .
            FILTER(?f != ex:Notorious) ?f rdfs:label ?n FILTER(lang(?n) = "en") }""",
         lambda b: set(
-            b["film"][b["film"].film == "Notorious"][["starring"]]
-            .merge(b["film"], on="starring")
+            b["film_starring"][b["film_starring"].film == "Notorious"][["starring"]]
+            .merge(b["film_starring"], on="starring")
             .query("film != 'Notorious'")
             .film
         ),
@@ -106,10 +106,12 @@ CASES = {
         """SELECT ?n WHERE { ?f ex:starring ex:IngridBergman ; ex:releaseDate ?d ; ex:country ?c .
            FILTER(?d < "1945-01-01"^^xsd:date) ?c rdfs:label ?n }""",
         lambda b: set(
-            b["film"][
-                (b["film"].starring == "Ingrid Bergman")
-                & (b["film"].release_date < pd.Timestamp("1945-01-01"))
-            ].country
+            b["film_starring"]
+            .query("starring == 'Ingrid Bergman'")
+            .merge(b["film"], on="film")
+            .pipe(lambda f: f[f.release_date < pd.Timestamp("1945-01-01")])
+            .merge(b["film_country"], on="film")
+            .country
         ),
         lambda g: {
             c
@@ -125,10 +127,9 @@ CASES = {
         """SELECT ?n WHERE { ?f ex:directedBy ex:AlfredHitchcock ; ex:starring ex:JamesStewart .
            ?f rdfs:label ?n }""",
         lambda b: set(
-            b["film"][
-                (b["film"].directed_by == "Alfred Hitchcock")
-                & (b["film"].starring == "James Stewart")
-            ].film
+            b["film"][b["film"].directed_by == "Alfred Hitchcock"]
+            .merge(b["film_starring"].query("starring == 'James Stewart'"), on="film")
+            .film
         ),
         lambda g: (
             set(into(g, "Alfred Hitchcock", "directed_by"))
@@ -145,9 +146,9 @@ CASES = {
            ?s fb:type.object.name ?n }""",
         lambda b: (
             set(
-                b["people_marriage"][
-                    b["people_marriage"].people_marriage.isin(
-                        b["people_person"]
+                b["people_marriage_spouse"][
+                    b["people_marriage_spouse"].people_marriage.isin(
+                        b["people_person_spouse_s"]
                         .query("people_person == 'Barack Obama'")
                         .people_person_spouse_s
                     )
@@ -172,10 +173,12 @@ CASES = {
            ?m fb:people.marriage.spouse ?s FILTER(?s != fb:m.obama)
            ?s fb:people.person.place_of_birth ?p . ?p fb:type.object.name ?n }""",
         lambda b: set(
-            b["people_person"]
+            b["people_person_spouse_s"]
             .query("people_person == 'Barack Obama'")[["people_person_spouse_s"]]
             .merge(
-                b["people_marriage"], left_on="people_person_spouse_s", right_on="people_marriage"
+                b["people_marriage_spouse"],
+                left_on="people_person_spouse_s",
+                right_on="people_marriage",
             )
             .query("people_marriage_spouse != 'Barack Obama'")
             .merge(b["people_person"], left_on="people_marriage_spouse", right_on="people_person")
@@ -196,7 +199,7 @@ CASES = {
         """SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { fb:m.liz fb:people.person.spouse_s ?m .
            ?m fb:people.marriage.spouse fb:m.burton }""",
         lambda b: {
-            b["people_marriage"]
+            b["people_marriage_spouse"]
             .query("people_marriage_spouse == 'Richard Burton'")
             .people_marriage.nunique()
         },

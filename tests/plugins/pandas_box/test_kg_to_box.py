@@ -7,7 +7,6 @@ import pytest
 
 from plugins import Focus, ForeignKey, load_source
 from plugins.errors import BadInputError
-from plugins.pandas_box import kg_to_box
 from plugins.pandas_box.kg_to_box import kg_to_boxes
 
 SMALL = """\
@@ -32,40 +31,52 @@ def small_source(tmp_path):
 
 def test_boxes_match_the_hand_computed_ones(small_source) -> None:
     boxes = {b.name: b for b in kg_to_boxes(small_source, Focus(entities=("Alpha",), hops=2))}
-    assert sorted(boxes) == ["entity", "film", "person"]
+    assert sorted(boxes) == ["entity", "film", "film_cast", "film_genre", "person"]
     film = pd.DataFrame(
         {
-            # Alpha: 2 cast x 2 genres = 4 rows (one per combination); Beta: 1 row
-            "film": ["Alpha"] * 4 + ["Beta"],
-            "cast": ["Ann", "Ann", "Bob", "Bob", None],
-            "director": ["Ann", "Ann", "Ann", "Ann", "Bob"],
-            "genre": ["drama", "noir", "drama", "noir", None],
-            # Beta is reached in the second hop; its year would be a third
-            "year": pd.array([1950, 1950, 1950, 1950, None], dtype="Int64"),
+            # one row per film: the multi-valued cast and genre have BOXes of their own
+            "film": ["Alpha", "Beta"],
+            "director": ["Ann", "Bob"],
+            # Beta is reached in the second hop: its year, one hop further, is
+            # filled in from the KG (an attribute of the edge of the radius)
+            "year": pd.array([1950, 1960], dtype="Int64"),
         }
     )
     pd.testing.assert_frame_equal(boxes["film"].frame, film, check_dtype=False)
     assert boxes["film"].frame["year"].dtype == "Int64"
+    assert boxes["film_cast"].frame.to_dict("list") == {
+        "film": ["Alpha", "Alpha"],
+        "cast": ["Ann", "Bob"],
+    }
+    assert boxes["film_genre"].frame.to_dict("list") == {
+        "film": ["Alpha", "Alpha"],
+        "genre": ["drama", "noir"],
+    }
     person = boxes["person"].frame
     assert list(person.columns) == ["person", "born"]
     assert person.person.tolist() == ["Ann", "Bob"]
     assert person.born.iloc[0] == pd.Timestamp("1920-01-02") and pd.isna(person.born.iloc[1])
     assert str(person.born.dtype).startswith("datetime64")
     assert boxes["entity"].frame.to_dict("list") == {"entity": ["x"], "linked": ["Alpha"]}
-    assert boxes["film"].foreign_keys == [
+    assert boxes["film"].foreign_keys == [ForeignKey("director", "person", "person")]
+    assert boxes["film_cast"].foreign_keys == [
+        ForeignKey("film", "film", "film"),
         ForeignKey("cast", "person", "person"),
-        ForeignKey("director", "person", "person"),
     ]
+    assert boxes["film_genre"].foreign_keys == [ForeignKey("film", "film", "film")]
     assert boxes["entity"].foreign_keys == [ForeignKey("linked", "film", "film")]
     assert boxes["film"].origin == "small"
 
 
-def test_combinations_above_the_cap_are_laid_out_side_by_side(small_source, monkeypatch) -> None:
-    monkeypatch.setattr(kg_to_box, "MAX_ROWS_PER_ENTITY", 3)
-    boxes = {b.name: b for b in kg_to_boxes(small_source, Focus(entities=("Beta",), hops=3))}
-    alpha = boxes["film"].frame.query("film == 'Alpha'")
-    assert alpha[["cast", "genre"]].values.tolist() == [["Ann", "drama"], ["Bob", "noir"]]
-    assert alpha.director.iloc[0] == "Ann" and pd.isna(alpha.director.iloc[1])
+def test_a_relation_is_multi_valued_by_the_whole_graph_whatever_the_subgraph(small_source):
+    """Beta has one director and no cast; `cast` is still a BOX of its own
+    (Alpha has two), so a program's names do not depend on the focus."""
+    boxes = {b.name: b for b in kg_to_boxes(small_source, Focus(entities=("Beta",), hops=1))}
+    assert "film_cast" not in boxes  # no cast edge in this subgraph: no BOX
+    assert list(boxes["film"].frame.columns) == ["film", "director", "year"]
+    wider = {b.name: b for b in kg_to_boxes(small_source, Focus(entities=("Bob",), hops=1))}
+    assert list(wider["film"].frame.columns) == ["film", "director", "year"]
+    assert wider["film_cast"].frame.to_dict("list") == {"film": ["Alpha"], "cast": ["Bob"]}
 
 
 def test_entity_of_two_types_is_in_both_boxes_and_their_type_fields_refer(tmp_path) -> None:
@@ -88,8 +99,8 @@ def test_a_question_naming_no_entity_sees_the_whole_small_graph(small_source, mo
     relations); a bigger one still asks for the topic entities."""
     question = Focus(question="How many films are there?")
     boxes = {b.name: b for b in kg_to_boxes(small_source, question)}
-    assert sorted(boxes) == ["entity", "film", "person"]
-    assert sorted(boxes["film"].frame["film"].unique()) == ["Alpha", "Beta"]
+    assert sorted(boxes) == ["entity", "film", "film_cast", "film_genre", "person"]
+    assert boxes["film"].frame["film"].tolist() == ["Alpha", "Beta"]
     assert sorted(boxes["person"].frame["person"]) == ["Ann", "Bob"]
     assert set(boxes["entity"].frame["linked"]) == {"Alpha"}  # ex:x is reached by its edge
     from plugins.knowledge_graph import subgraph
