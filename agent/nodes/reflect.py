@@ -27,7 +27,13 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
     workspace = workspace_of(state["sources"], context.workspace)
     representation = get_registry().representation(plan.representation)
     vocabulary = representation.vocabulary(workspace, plan.focus(state["question"]))
-    verdict = judge(current, state["question"], vocabulary.boxes, vocabulary.names)
+    verdict = judge(
+        current,
+        state["question"],
+        vocabulary.boxes,
+        vocabulary.names,
+        sources=workspace.sources,
+    )
     feedback = verdict.feedback
     repeated = feedback is not None and _repeated(current, state["attempts"])
     if repeated:

@@ -3,11 +3,14 @@ candidates agree on, or write another candidate (`agent.voting`)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langgraph.runtime import Runtime
 
 from agent.answer import Answer, AnswerError, Candidate, TraceEvent
+
+if TYPE_CHECKING:
+    from plugins.knowledge_graph.focus_report import GraphFocus
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.not_in_data import not_in_data
@@ -56,7 +59,7 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
             "trace": trace,
         }
     answer = _answer(state, candidates, outcome, runtime)
-    return _finish(state, trace, answer)
+    return _finish(state, runtime, trace, answer)
 
 
 def route_after_vote(state: AgentState) -> Literal["retrieve_demonstrations", "__end__"]:
@@ -146,6 +149,18 @@ def _error(
     return AnswerError(type="EmptyResult", message="the code ran but returned no rows")
 
 
+def _focus(state: AgentState, runtime: Runtime[AgentContext]) -> list[GraphFocus] | None:
+    """What the question's entities were linked to in each KG (None without one)."""
+    plan = state["plan"]
+    assert plan is not None
+    focus = plan.focus(state["question"])
+    if focus is None:
+        return None
+    from plugins.knowledge_graph.focus_report import workspace_focus  # start-up speed
+
+    return workspace_focus(workspace_of(state["sources"], context_of(runtime).workspace), focus)
+
+
 def _schema_boxes(state: AgentState, runtime: Runtime[AgentContext]) -> list[Box]:
     """The BOXes (tables) and fields of the sources, where NotInData checks a name."""
     plan = state["plan"]
@@ -155,9 +170,12 @@ def _schema_boxes(state: AgentState, runtime: Runtime[AgentContext]) -> list[Box
     return representation.vocabulary(workspace, plan.focus(state["question"])).boxes
 
 
-def _finish(state: AgentState, trace: list[TraceEvent], answer: Answer) -> dict[str, Any]:
+def _finish(
+    state: AgentState, runtime: Runtime[AgentContext], trace: list[TraceEvent], answer: Answer
+) -> dict[str, Any]:
     complete = answer.model_copy(
         update={
+            "focus": _focus(state, runtime),
             "llm_calls": state["llm_calls"],
             "prompt_tokens": state["prompt_tokens"],
             "completion_tokens": state["completion_tokens"],
