@@ -55,9 +55,12 @@ class ServerSettings(BaseModel):
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    max_connections: int = Field(default=256, ge=1)
+    header_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
     max_concurrent_runs: int = Field(default=4, ge=1)
     busy_wait_seconds: float = Field(default=30.0, ge=0)
     timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    sampling_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     max_rows: int = Field(default=100, ge=1, le=10_000)
     max_chars: int = Field(default=20_000, ge=1_000)
     ask_llm: Literal["auto", "client"] = "auto"
