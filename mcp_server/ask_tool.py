@@ -13,11 +13,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import anyio
-import anyio.from_thread
-from anyio.lowlevel import current_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
     CreateMessageRequest,
@@ -30,6 +27,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 
 from agent import ask as agent_ask
 from agent.answer import Answer, TraceEvent
+from mcp_server.agent_run import AgentRun
 from mcp_server.calls import add_tool, loaded_state
 from mcp_server.caps import cap_rows
 from mcp_server.parameters import Entities, Question, SourceNames
@@ -42,9 +40,6 @@ from mcp_server.sampling import (
 )
 from mcp_server.state import ServerState
 from plugins.errors import PandoraError
-
-if TYPE_CHECKING:
-    from langchain_core.language_models import BaseChatModel
 
 FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS = "2026-07-28"
 REPLY_KEY = "sampling"
@@ -97,6 +92,7 @@ async def ask(
     """
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace(sources)
+    agent_run = AgentRun(state.gate)
     run = functools.partial(
         agent_ask,
         question,
@@ -104,28 +100,33 @@ async def ask(
         representation=representation,
         entities=tuple(entities),
         hops=hops,
-        on_event=_progress_reporter(ctx),
+        on_event=_progress_reporter(ctx, agent_run),
     )
     if state.settings.ask_llm == "auto":
         server_model = await anyio.to_thread.run_sync(state.server_chat_model)
         if server_model is not None:
-            return _result(state, await _run_agent(state, run, server_model))
+            answer = await agent_run.run(functools.partial(run, chat_model=server_model))
+            return _result(state, answer)
     if not _client_samples(ctx):
         raise NoModelForAsk(NO_MODEL)
     if not is_version_at_least(ctx.protocol_version or "", FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS):
-        model = ClientSamplingChatModel.for_call(ctx)
-        return _result(state, await _run_agent(state, run, model))
-    return await _ask_in_rounds(state, run, ctx)
+        model = ClientSamplingChatModel(
+            context=ctx,
+            agent_run=agent_run,
+            timeout_seconds=state.settings.sampling_timeout_seconds,
+        )
+        return _result(state, await agent_run.run(functools.partial(run, chat_model=model)))
+    return await _ask_in_rounds(state, run, ctx, agent_run)
 
 
 async def _ask_in_rounds(
-    state: ServerState, run: Callable[..., Answer], ctx: Context
+    state: ServerState, run: Callable[..., Answer], ctx: Context, agent_run: AgentRun
 ) -> AskResult | InputRequiredResult:
     """One round of `ask` on a 2026-07-28 connection: replay the client's replies
     so far, and either answer or ask the client for the next completion."""
     replies = _replies_so_far(ctx)
     model = ReplayedSamplingChatModel(replies=replies)
-    answer = await _run_agent(state, run, model)
+    answer = await agent_run.run(functools.partial(run, chat_model=model))
     pending = model.pending
     if pending is None:
         return _result(state, answer)
@@ -154,13 +155,6 @@ def _replies_so_far(ctx: Context) -> list[RecordedReply]:
     return replies
 
 
-async def _run_agent(
-    state: ServerState, run: Callable[..., Answer], chat_model: BaseChatModel
-) -> Answer:
-    async with state.gate.slot():
-        return await anyio.to_thread.run_sync(functools.partial(run, chat_model=chat_model))
-
-
 def _result(state: ServerState, answer: Answer) -> AskResult:
     if answer.error is not None and not answer.answer:
         tried = f"\nlast code tried:\n{answer.code}" if answer.code else ""
@@ -179,16 +173,15 @@ def _client_samples(ctx: Context) -> bool:
     return capabilities is not None and capabilities.sampling is not None
 
 
-def _progress_reporter(ctx: Context) -> Callable[[TraceEvent], None]:
-    """A callback for the agent's events (in its thread) that reports each as progress."""
-    token = current_token()
+def _progress_reporter(ctx: Context, agent_run: AgentRun) -> Callable[[TraceEvent], None]:
+    """A callback for the agent's events (in its thread) that reports each as
+    progress; it stops the agent once the call has ended."""
     count = 0
 
     def report(event: TraceEvent) -> None:
         nonlocal count
         count += 1
-        send = functools.partial(ctx.report_progress, count, None, event.one_line())
-        anyio.from_thread.run(send, token=token)
+        agent_run.call_on_loop(ctx.report_progress, count, None, event.one_line())
 
     return report
 

@@ -41,9 +41,8 @@ class ExecutionGate:
     def __post_init__(self) -> None:
         self.semaphore = anyio.Semaphore(self.limit)
 
-    @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        """Hold one execution slot for the duration of the block."""
+    async def acquire(self) -> None:
+        """Take one execution slot, waiting up to `wait_seconds`; `ServerBusy` after that."""
         try:
             self.semaphore.acquire_nowait()
         except anyio.WouldBlock:
@@ -54,10 +53,19 @@ class ExecutionGate:
                     f"the server is busy: {self.limit} programs are running and none finished "
                     f"within {self.wait_seconds:g} s; try again in a moment"
                 ) from None
+
+    def release(self) -> None:
+        """Give back a slot taken by `acquire`."""
+        self.semaphore.release()
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold one execution slot for the duration of the block."""
+        await self.acquire()
         try:
             yield
         finally:
-            self.semaphore.release()
+            self.release()
 
 
 @dataclass
