@@ -29,8 +29,8 @@ from agent import ask as agent_ask
 from agent.answer import Answer, TraceEvent
 from mcp_server.agent_run import AgentRun
 from mcp_server.calls import add_tool, loaded_state
-from mcp_server.caps import cap_rows
-from mcp_server.parameters import Entities, Question, SourceNames
+from mcp_server.caps import cap_rows, cap_text
+from mcp_server.parameters import Entities, Question, Representation, TableSourceNames
 from mcp_server.sampling import (
     ClientSamplingChatModel,
     RecordedReply,
@@ -43,6 +43,8 @@ from plugins.errors import PandoraError
 
 FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS = "2026-07-28"
 REPLY_KEY = "sampling"
+TRACE_TEXT_SHARE = 8
+"""One text detail of the trace may use at most an eighth of the character budget."""
 
 NO_MODEL = (
     "ask needs an LLM: this server has none to use (set OPENAI_BASE_URL / PANDORA_MODEL for "
@@ -75,8 +77,8 @@ REPLIES = TypeAdapter(list[RecordedReply])
 async def ask(
     question: Question,
     ctx: Context,
-    sources: SourceNames = None,
-    representation: str | None = None,
+    sources: TableSourceNames = None,
+    representation: Representation | None = None,
     entities: Entities = [],  # noqa: B006 - pydantic copies defaults
     hops: int | None = None,
 ) -> AskResult | InputRequiredResult:
@@ -160,12 +162,23 @@ def _result(state: ServerState, answer: Answer) -> AskResult:
         tried = f"\nlast code tried:\n{answer.code}" if answer.code else ""
         raise AgentFoundNoAnswer(f"no answer: {answer.error.type}: {answer.error.message}{tried}")
     capped = cap_rows(answer.answer, state.settings.max_rows, state.settings.max_chars)
+    text_limit = state.settings.max_chars // TRACE_TEXT_SHARE
     return AskResult(
         **answer.model_dump(exclude={"answer", "trace"}),
         answer=capped.rows,
+        trace=[_shortened(event, text_limit) for event in answer.trace],
         total_rows=len(answer.answer),
         truncated=capped.truncated,
     )
+
+
+def _shortened(event: TraceEvent, limit: int) -> TraceEvent:
+    """`event` with each text detail (code, feedback, errors) cut to `limit` characters."""
+    detail = {
+        key: cap_text(value, limit) if isinstance(value, str) else value
+        for key, value in event.detail.items()
+    }
+    return event.model_copy(update={"detail": detail})
 
 
 def _client_samples(ctx: Context) -> bool:

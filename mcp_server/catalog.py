@@ -86,6 +86,10 @@ class SourceCatalog:
             with anyio.move_on_after(PROGRESS_INTERVAL_SECONDS):
                 await changed.wait()
 
+    def names_by_location(self) -> dict[str, str]:
+        """The configured location of each source, and the source's name."""
+        return {entry.entry.location: entry.name for entry in self.entries}
+
     def ready_sources(self) -> list[Source]:
         """Every source that loaded, in configuration order."""
         return [entry.source for entry in self.entries if entry.source is not None]

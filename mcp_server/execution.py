@@ -15,6 +15,7 @@ from agent.feedback import judge
 from agent.state import Attempt, CodeFailure
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.models import RunResult
+from mcp_server.schemas import check_shows
 from mcp_server.state import ServerState
 from plugins import Focus, Workspace, get_registry
 from plugins.errors import PandoraError
@@ -34,6 +35,7 @@ async def run_program(
 ) -> RunResult:
     """Run `code` on `workspace` and return its capped rows; a failing program
     raises `ProgramFailed` carrying the interpreter's error, its line and hints."""
+    check_shows(workspace, representation)
     settings = state.settings
     run = functools.partial(
         execute,

@@ -38,18 +38,26 @@ def source_info(entry: CatalogEntry) -> SourceInfo:
     )
 
 
+def check_shows(workspace: Workspace, representation: str) -> None:
+    """Refuse a workspace with a source `representation` cannot show or run on
+    (SQL on a knowledge graph, NetworkX on a table), naming the ones that can."""
+    kinds = get_registry().representation(representation).kinds
+    for source in workspace.sources:
+        if source.kind not in kinds:
+            shown = ", ".join(representations_of(source))
+            raise BadInputError(
+                f"the {representation} representation cannot show {source.name!r} "
+                f"(a {source.kind}); use one of: {shown}"
+            )
+
+
 def source_schema(workspace: Workspace, representation: str, focus: Focus | None) -> SourceSchema:
     """The schema text of the one source of `workspace` in `representation`
     (and the names of the BOXes its code sees, for a representation that shows
     BOXes, as pandas does: the text has their fields, row counts and keys)."""
     source = workspace.sources[0]
+    check_shows(workspace, representation)
     chosen = get_registry().representation(representation)
-    if source.kind not in chosen.kinds:
-        shown = ", ".join(representations_of(source))
-        raise BadInputError(
-            f"the {representation} representation cannot show {source.name!r} "
-            f"(a {source.kind}); use one of: {shown}"
-        )
     boxes = chosen.boxes(workspace, focus)
     return SourceSchema(
         source=source.name,

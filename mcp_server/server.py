@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import version
+from typing import Any
 
 import anyio
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult
+from pydantic import ValidationError
 
 from mcp_server.ask_tool import register_ask
+from mcp_server.calls import state_of
 from mcp_server.config import ServerConfig
+from mcp_server.messages import argument_problems, readable
 from mcp_server.prompts import register_prompts
 from mcp_server.resources import add_schema_resources, register_resources
 from mcp_server.state import ServerState
@@ -22,6 +28,25 @@ on the data, never by guessing. Start with list_sources, then describe_source (t
 your code will see), search_demonstrations (worked examples to imitate), then run_pandas, \
 run_sql or run_networkx; fix and re-run when a program fails. Or hand the whole question \
 to ask. Store code that answered correctly with add_demonstration."""
+
+
+class PandoraServer(MCPServer[ServerState]):
+    """The SDK's server, with every tool error made readable (`mcp_server.messages`)."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Call the tool; a tool error comes back readable, bad arguments in one sentence."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as error:
+            if isinstance(error.__cause__, ValidationError):
+                raise ToolError(argument_problems(name, error.__cause__)) from error.__cause__
+            state = None if context is None else state_of(context)
+            locations = {} if state is None else state.catalog.names_by_location()
+            raise ToolError(readable(str(error), locations)) from error.__cause__
 
 
 def build_server(config: ServerConfig) -> MCPServer[ServerState]:
@@ -42,7 +67,7 @@ def build_server(config: ServerConfig) -> MCPServer[ServerState]:
             finally:
                 group.cancel_scope.cancel()
 
-    server: MCPServer[ServerState] = MCPServer(
+    server = PandoraServer(
         "pandora",
         title="Pandora",
         instructions=INSTRUCTIONS,
