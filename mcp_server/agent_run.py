@@ -26,7 +26,6 @@ from anyio.lowlevel import current_token
 
 from mcp_server.state import ExecutionGate
 from plugins.errors import PandoraError
-from plugins.executor.api import admitted_by
 
 Returned = TypeVar("Returned")
 STOPPED = "the ask call ended: its client left or cancelled it"
@@ -82,6 +81,8 @@ class AgentRun:
             anyio.from_thread.run_sync(self.gate.release, token=self.loop_token)
 
     def _admitted(self, agent: Callable[[], Returned]) -> Returned:
+        from plugins.executor.api import admitted_by
+
         with admitted_by(self.execution_slot):
             return agent()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -23,23 +24,18 @@ from mcp_types import (
     ToolAnnotations,
 )
 from mcp_types.version import is_version_at_least
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
-from agent import ask as agent_ask
 from agent.answer import Answer, TraceEvent
 from mcp_server.agent_run import AgentRun
 from mcp_server.calls import add_tool, loaded_state
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.parameters import Entities, Question, Representation, TableSourceNames
-from mcp_server.sampling import (
-    ClientSamplingChatModel,
-    RecordedReply,
-    ReplayedSamplingChatModel,
-    fingerprint,
-    reply_text,
-)
 from mcp_server.state import ServerState
 from plugins.errors import PandoraError
+
+if TYPE_CHECKING:
+    from mcp_server.sampling import RecordedReply
 
 FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS = "2026-07-28"
 REPLY_KEY = "sampling"
@@ -70,10 +66,6 @@ class AskResult(Answer):
     truncated: bool = Field(description="true when rows or characters were cut")
 
 
-REPLIES = TypeAdapter(list[RecordedReply])
-"""The client's replies so far, kept in the call's (sealed) request state between rounds."""
-
-
 async def ask(
     question: Question,
     ctx: Context,
@@ -92,6 +84,9 @@ async def ask(
     `reasoning`. It can take a while: progress is reported to clients that ask for it.
     Example: ask(question="Which genre has the most albums?", sources=["music"]).
     """
+    from agent import ask as agent_ask
+    from mcp_server.sampling import ClientSamplingChatModel
+
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace(sources)
     agent_run = AgentRun(state.gate)
@@ -126,6 +121,13 @@ async def _ask_in_rounds(
 ) -> AskResult | InputRequiredResult:
     """One round of `ask` on a 2026-07-28 connection: replay the client's replies
     so far, and either answer or ask the client for the next completion."""
+    from mcp_server.sampling import (
+        RECORDED_REPLIES,
+        RecordedReply,
+        ReplayedSamplingChatModel,
+        fingerprint,
+    )
+
     replies = _replies_so_far(ctx)
     model = ReplayedSamplingChatModel(replies=replies)
     answer = await agent_run.run(functools.partial(run, chat_model=model))
@@ -135,17 +137,19 @@ async def _ask_in_rounds(
     replies.append(RecordedReply(fingerprint=fingerprint(pending), text=""))
     return InputRequiredResult(
         input_requests={REPLY_KEY: CreateMessageRequest(params=pending)},
-        request_state=REPLIES.dump_json(replies).decode(),
+        request_state=RECORDED_REPLIES.dump_json(replies).decode(),
     )
 
 
 def _replies_so_far(ctx: Context) -> list[RecordedReply]:
     """The replies recorded in the request state, the last one completed by the
     client's response to it (a state without a response starts over)."""
+    from mcp_server.sampling import RECORDED_REPLIES, reply_text
+
     if not ctx.request_state:
         return []
     try:
-        replies = REPLIES.validate_json(ctx.request_state)
+        replies = RECORDED_REPLIES.validate_json(ctx.request_state)
     except ValidationError:
         return []
     response = (ctx.input_responses or {}).get(REPLY_KEY)

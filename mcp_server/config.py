@@ -125,6 +125,20 @@ def _validated_settings(values: dict[str, object]) -> ServerSettings:
         raise BadInputError(_first_problem(error)) from error
 
 
+def check_locations(sources: list[SourceEntry]) -> None:
+    """Refuse a source file that is missing, or a folder, before the server starts.
+    Only that: choosing a loader imports the plugins, which the server does after
+    its handshake (a format no plugin reads is then listed as a failed source)."""
+    for entry in sources:
+        if url_scheme(entry.location):
+            continue
+        path = Path(entry.location)
+        if not path.exists():
+            raise BadInputError(f"{entry.location}: no such file or directory")
+        if path.is_dir():
+            raise BadInputError(f"{entry.location}: is a directory; name a file or a database URL")
+
+
 def resolve_location(location: str, base: Path) -> str:
     """A URL as it is; a relative path made absolute against `base`."""
     if url_scheme(location):

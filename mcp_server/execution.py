@@ -8,18 +8,19 @@ and at most `max_concurrent_runs` at once.
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import anyio
 
-from agent.feedback import judge
-from agent.state import Attempt, CodeFailure
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.models import RunResult
 from mcp_server.schemas import check_shows
 from mcp_server.state import ServerState
-from plugins import Focus, Workspace, get_registry
 from plugins.errors import PandoraError
-from plugins.executor import ExecutionResult, execute
+
+if TYPE_CHECKING:
+    from plugins import Focus, Workspace
+    from plugins.executor import ExecutionResult
 
 
 class ProgramFailed(PandoraError):
@@ -36,6 +37,8 @@ async def run_program(
     """Run `code` on `workspace` and return its capped rows; a failing program
     raises `ProgramFailed` carrying the interpreter's error, its line and hints."""
     check_shows(workspace, representation)
+    from plugins.executor import execute
+
     settings = state.settings
     run = functools.partial(
         execute,
@@ -77,6 +80,10 @@ def failure_message(
     guidance (the interpreter's error and line, then "did you mean" the
     nearest BOXes, fields, values or graph nodes of the representation's
     vocabulary), then what the program printed."""
+    from agent.feedback import judge
+    from agent.state import Attempt, CodeFailure
+    from plugins import get_registry
+
     error = outcome.error
     assert error is not None
     attempt = Attempt(

@@ -32,10 +32,6 @@ def known_representation(name: str) -> str:
     return name
 
 
-def _representation_enum(schema: dict[str, Any]) -> None:
-    schema["enum"] = registered_representations()
-
-
 def source_names(default: str) -> Any:
     """The `sources` parameter of a tool whose default is `default`."""
     return Annotated[
@@ -66,7 +62,6 @@ Representation = Annotated[
             "How to show the schema or write the code: 'pandas' (BOXes as DataFrames), 'sql' "
             "(DDL, tables and databases only) or 'networkx' (a knowledge graph's subgraph)."
         ),
-        json_schema_extra=_representation_enum,
     ),
 ]
 Entities = Annotated[

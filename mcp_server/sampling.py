@@ -26,7 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from mcp.shared.exceptions import MCPError
 from mcp_types import CreateMessageRequestParams, CreateMessageResult, SamplingMessage, TextContent
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
 
 from agent.chat import LLMCallError
 
@@ -39,6 +39,10 @@ class RecordedReply(BaseModel):
     fingerprint: str
     text: str
     model: str = ""
+
+
+RECORDED_REPLIES = TypeAdapter(list[RecordedReply])
+"""The client's replies so far, kept in the call's (sealed) request state between rounds."""
 
 
 class ClientSamplingChatModel(BaseChatModel):

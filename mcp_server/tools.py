@@ -28,9 +28,7 @@ from mcp_server.parameters import (
     TableSourceNames,
 )
 from mcp_server.schemas import check_shows, source_info
-from plugins.descriptions import first_rows
 from plugins.errors import BadInputError
-from plugins.pandas_box import workspace_boxes
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
 
@@ -89,6 +87,9 @@ async def preview_box(
     Returns columns, rows of JSON values and `total_rows`.
     Example: preview_box(source="music", box="album", rows=3).
     """
+    from plugins.descriptions import first_rows
+    from plugins.pandas_box import workspace_boxes
+
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace([source])
     focus = focus_for(workspace, entities, hops, question)
