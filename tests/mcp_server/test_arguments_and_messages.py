@@ -69,6 +69,39 @@ def test_a_lone_name_is_read_as_a_one_item_list() -> None:
     anyio.run(scenario)
 
 
+def test_lists_announce_what_loading_added() -> None:
+    heard: list[str] = []
+
+    async def listen(message: Any) -> None:
+        heard.append(type(message).__name__)
+
+    async def scenario() -> tuple[Any, set[str], set[str], set[str]]:
+        async with connect("stdio", message_handler=listen, mode="legacy") as client:
+            capabilities = client.server_capabilities
+            first = {str(resource.uri) for resource in (await client.list_resources()).resources}
+            await client.call_tool("list_sources", {})
+            with anyio.fail_after(30):
+                while "ResourceListChangedNotification" not in heard:
+                    await anyio.sleep(0.1)
+            later = {str(resource.uri) for resource in (await client.list_resources()).resources}
+            tools = (await client.list_tools()).tools
+            describe = next(tool for tool in tools if tool.name == "describe_source")
+            return (
+                capabilities,
+                first,
+                later,
+                set(describe.input_schema["properties"]["representation"]["enum"]),
+            )
+
+    capabilities, first, later, representations = anyio.run(scenario)
+    assert capabilities.resources.list_changed is True
+    assert capabilities.tools.list_changed is True
+    assert "pandora://sources/music/schema/sql" not in first  # answered before loading
+    assert "pandora://sources/music/schema/sql" in later
+    assert "ToolListChangedNotification" in heard
+    assert representations == {"networkx", "pandas", "sql"}
+
+
 def example_call(tool: str, description: str) -> dict[str, Any]:
     """The keyword arguments of the `Example: tool(...)` in `description`,
     read as Python (so an example that is not valid code fails here)."""
@@ -108,6 +141,7 @@ def test_every_description_example_runs_as_written() -> None:
 def test_schemas_state_limits_and_choices() -> None:
     async def scenario() -> dict[str, Any]:
         async with connect("stdio") as client:
+            await client.call_tool("list_sources", {})  # the plugins are imported from here on
             return {tool.name: tool.input_schema for tool in (await client.list_tools()).tools}
 
     schemas = anyio.run(scenario)
