@@ -93,8 +93,12 @@ def one_start() -> list[float]:
         times.append(time.perf_counter() - started)
         return times
     finally:
-        server.stdin.close()
-        server.wait(timeout=60)
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def baseline_seconds() -> float:

@@ -84,10 +84,10 @@ async def ask(
     `reasoning`. It can take a while: progress is reported to clients that ask for it.
     Example: ask(question="Which genre has the most albums?", sources=["music"]).
     """
-    from agent import ask as agent_ask
+    state = await loaded_state(ctx)
+    agent_ask = await anyio.to_thread.run_sync(import_agent)  # off the loop: LangGraph is big
     from mcp_server.sampling import ClientSamplingChatModel
 
-    state = await loaded_state(ctx)
     workspace = state.catalog.workspace(sources)
     agent_run = AgentRun(state.gate)
     run = functools.partial(
@@ -201,6 +201,15 @@ def _progress_reporter(ctx: Context, agent_run: AgentRun) -> Callable[[TraceEven
         agent_run.call_on_loop(ctx.report_progress, count, None, event.one_line())
 
     return report
+
+
+def import_agent() -> Callable[..., Answer]:
+    """Pandora's agent (`agent.ask`) and the sampling models, imported on first
+    use: the server answers its handshake without them."""
+    import mcp_server.sampling  # noqa: F401 - LangChain, for the client's model
+    from agent.api import ask as agent_ask
+
+    return agent_ask
 
 
 def register_ask(server: MCPServer) -> None:

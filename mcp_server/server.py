@@ -17,7 +17,7 @@ from mcp_types import CallToolResult, InputRequiredResult
 from mcp_types import Tool as MCPTool
 from pydantic import ValidationError
 
-from mcp_server.ask_tool import register_ask
+from mcp_server.ask_tool import import_agent, register_ask
 from mcp_server.calls import state_of
 from mcp_server.config import ServerConfig
 from mcp_server.messages import argument_problems, readable
@@ -98,6 +98,7 @@ def build_server(config: ServerConfig) -> PandoraServer:
             add_schema_resources(server, state)  # before any waiting call resumes
             await server.watch.announce_changed_lists(tools=False, resources=True)
             await anyio.to_thread.run_sync(state.warm_workers)
+            await anyio.to_thread.run_sync(import_agent)  # so the first ask does not wait for it
 
         async with anyio.create_task_group() as group:
             if not state.catalog.loading_started:
