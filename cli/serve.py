@@ -12,8 +12,6 @@ from pathlib import Path
 import click
 
 from cli.output import reports_errors
-from plugins import get_registry
-from plugins.sources import choose_loader
 
 TRANSPORTS = ("stdio", "http")
 
@@ -39,19 +37,20 @@ def serve_command(
     port: int | None,
 ) -> None:
     """Serve the sources to MCP clients over stdio (default) or streamable HTTP."""
-    from mcp_server.config import SourceEntry, config_path, read_config, resolve_location
+    from mcp_server.config import (
+        SourceEntry,
+        check_locations,
+        config_path,
+        read_config,
+        resolve_location,
+    )
     from mcp_server.transports import check_http_binding, serve
 
     config = read_config(config_path(config_file))
     config.sources += [SourceEntry(location=resolve_location(spec, Path.cwd())) for spec in sources]
     overrides = {key: value for key, value in {"host": host, "port": port}.items() if value}
     config.settings = config.settings.model_copy(update=overrides)
-    registry = get_registry()
-    for entry in config.sources:  # a missing file or an unknown format: exit 2 before serving
-        if entry.plugin:
-            registry.loader(entry.plugin)
-        else:
-            choose_loader(entry.location, registry.loaders)
+    check_locations(config.sources)  # a missing file: exit 2 before serving
     if transport == "http":
         check_http_binding(config.settings)
     serve(config, transport)

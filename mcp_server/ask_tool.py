@@ -16,8 +16,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import anyio
-import anyio.from_thread
-from anyio.lowlevel import current_token
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
     CreateMessageRequest,
@@ -26,28 +24,23 @@ from mcp_types import (
     ToolAnnotations,
 )
 from mcp_types.version import is_version_at_least
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import Field, ValidationError
 
-from agent import ask as agent_ask
 from agent.answer import Answer, TraceEvent
+from mcp_server.agent_run import AgentRun
 from mcp_server.calls import add_tool, loaded_state
-from mcp_server.caps import cap_rows
-from mcp_server.parameters import Entities, Question, SourceNames
-from mcp_server.sampling import (
-    ClientSamplingChatModel,
-    RecordedReply,
-    ReplayedSamplingChatModel,
-    fingerprint,
-    reply_text,
-)
+from mcp_server.caps import cap_rows, cap_text
+from mcp_server.parameters import Entities, Question, Representation, TableSourceNames
 from mcp_server.state import ServerState
 from plugins.errors import PandoraError
 
 if TYPE_CHECKING:
-    from langchain_core.language_models import BaseChatModel
+    from mcp_server.sampling import RecordedReply
 
 FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS = "2026-07-28"
 REPLY_KEY = "sampling"
+TRACE_TEXT_SHARE = 8
+"""One text detail of the trace may use at most an eighth of the character budget."""
 
 NO_MODEL = (
     "ask needs an LLM: this server has none to use (set OPENAI_BASE_URL / PANDORA_MODEL for "
@@ -73,15 +66,11 @@ class AskResult(Answer):
     truncated: bool = Field(description="true when rows or characters were cut")
 
 
-REPLIES = TypeAdapter(list[RecordedReply])
-"""The client's replies so far, kept in the call's (sealed) request state between rounds."""
-
-
 async def ask(
     question: Question,
     ctx: Context,
-    sources: SourceNames = None,
-    representation: str | None = None,
+    sources: TableSourceNames = None,
+    representation: Representation | None = None,
     entities: Entities = [],  # noqa: B006 - pydantic copies defaults
     hops: int | None = None,
 ) -> AskResult | InputRequiredResult:
@@ -96,7 +85,11 @@ async def ask(
     Example: ask(question="Which genre has the most albums?", sources=["music"]).
     """
     state = await loaded_state(ctx)
+    agent_ask = await anyio.to_thread.run_sync(import_agent)  # off the loop: LangGraph is big
+    from mcp_server.sampling import ClientSamplingChatModel
+
     workspace = state.catalog.workspace(sources)
+    agent_run = AgentRun(state.gate)
     run = functools.partial(
         agent_ask,
         question,
@@ -104,45 +97,59 @@ async def ask(
         representation=representation,
         entities=tuple(entities),
         hops=hops,
-        on_event=_progress_reporter(ctx),
+        on_event=_progress_reporter(ctx, agent_run),
     )
     if state.settings.ask_llm == "auto":
         server_model = await anyio.to_thread.run_sync(state.server_chat_model)
         if server_model is not None:
-            return _result(state, await _run_agent(state, run, server_model))
+            answer = await agent_run.run(functools.partial(run, chat_model=server_model))
+            return _result(state, answer)
     if not _client_samples(ctx):
         raise NoModelForAsk(NO_MODEL)
     if not is_version_at_least(ctx.protocol_version or "", FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS):
-        model = ClientSamplingChatModel.for_call(ctx)
-        return _result(state, await _run_agent(state, run, model))
-    return await _ask_in_rounds(state, run, ctx)
+        model = ClientSamplingChatModel(
+            context=ctx,
+            agent_run=agent_run,
+            timeout_seconds=state.settings.sampling_timeout_seconds,
+        )
+        return _result(state, await agent_run.run(functools.partial(run, chat_model=model)))
+    return await _ask_in_rounds(state, run, ctx, agent_run)
 
 
 async def _ask_in_rounds(
-    state: ServerState, run: Callable[..., Answer], ctx: Context
+    state: ServerState, run: Callable[..., Answer], ctx: Context, agent_run: AgentRun
 ) -> AskResult | InputRequiredResult:
     """One round of `ask` on a 2026-07-28 connection: replay the client's replies
     so far, and either answer or ask the client for the next completion."""
+    from mcp_server.sampling import (
+        RECORDED_REPLIES,
+        RecordedReply,
+        ReplayedSamplingChatModel,
+        fingerprint,
+    )
+
     replies = _replies_so_far(ctx)
     model = ReplayedSamplingChatModel(replies=replies)
-    answer = await _run_agent(state, run, model)
+    answer = await agent_run.run(functools.partial(run, chat_model=model))
     pending = model.pending
     if pending is None:
         return _result(state, answer)
     replies.append(RecordedReply(fingerprint=fingerprint(pending), text=""))
     return InputRequiredResult(
         input_requests={REPLY_KEY: CreateMessageRequest(params=pending)},
-        request_state=REPLIES.dump_json(replies).decode(),
+        request_state=RECORDED_REPLIES.dump_json(replies).decode(),
     )
 
 
 def _replies_so_far(ctx: Context) -> list[RecordedReply]:
     """The replies recorded in the request state, the last one completed by the
     client's response to it (a state without a response starts over)."""
+    from mcp_server.sampling import RECORDED_REPLIES, reply_text
+
     if not ctx.request_state:
         return []
     try:
-        replies = REPLIES.validate_json(ctx.request_state)
+        replies = RECORDED_REPLIES.validate_json(ctx.request_state)
     except ValidationError:
         return []
     response = (ctx.input_responses or {}).get(REPLY_KEY)
@@ -154,24 +161,28 @@ def _replies_so_far(ctx: Context) -> list[RecordedReply]:
     return replies
 
 
-async def _run_agent(
-    state: ServerState, run: Callable[..., Answer], chat_model: BaseChatModel
-) -> Answer:
-    async with state.gate.slot():
-        return await anyio.to_thread.run_sync(functools.partial(run, chat_model=chat_model))
-
-
 def _result(state: ServerState, answer: Answer) -> AskResult:
     if answer.error is not None and not answer.answer:
         tried = f"\nlast code tried:\n{answer.code}" if answer.code else ""
         raise AgentFoundNoAnswer(f"no answer: {answer.error.type}: {answer.error.message}{tried}")
     capped = cap_rows(answer.answer, state.settings.max_rows, state.settings.max_chars)
+    text_limit = state.settings.max_chars // TRACE_TEXT_SHARE
     return AskResult(
         **answer.model_dump(exclude={"answer", "trace"}),
         answer=capped.rows,
+        trace=[_shortened(event, text_limit) for event in answer.trace],
         total_rows=len(answer.answer),
         truncated=capped.truncated,
     )
+
+
+def _shortened(event: TraceEvent, limit: int) -> TraceEvent:
+    """`event` with each text detail (code, feedback, errors) cut to `limit` characters."""
+    detail = {
+        key: cap_text(value, limit) if isinstance(value, str) else value
+        for key, value in event.detail.items()
+    }
+    return event.model_copy(update={"detail": detail})
 
 
 def _client_samples(ctx: Context) -> bool:
@@ -179,18 +190,26 @@ def _client_samples(ctx: Context) -> bool:
     return capabilities is not None and capabilities.sampling is not None
 
 
-def _progress_reporter(ctx: Context) -> Callable[[TraceEvent], None]:
-    """A callback for the agent's events (in its thread) that reports each as progress."""
-    token = current_token()
+def _progress_reporter(ctx: Context, agent_run: AgentRun) -> Callable[[TraceEvent], None]:
+    """A callback for the agent's events (in its thread) that reports each as
+    progress; it stops the agent once the call has ended."""
     count = 0
 
     def report(event: TraceEvent) -> None:
         nonlocal count
         count += 1
-        send = functools.partial(ctx.report_progress, count, None, event.one_line())
-        anyio.from_thread.run(send, token=token)
+        agent_run.call_on_loop(ctx.report_progress, count, None, event.one_line())
 
     return report
+
+
+def import_agent() -> Callable[..., Answer]:
+    """Pandora's agent (`agent.ask`) and the sampling models, imported on first
+    use: the server answers its handshake without them."""
+    import mcp_server.sampling  # noqa: F401 - LangChain, for the client's model
+    from agent.api import ask as agent_ask
+
+    return agent_ask
 
 
 def register_ask(server: MCPServer) -> None:

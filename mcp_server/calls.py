@@ -6,15 +6,17 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 
 from mcp_server.state import ServerState
-from plugins import Focus, Workspace
 from plugins.errors import BadInputError, PandoraError
+
+if TYPE_CHECKING:
+    from plugins import Focus, Workspace
 
 Parameters = ParamSpec("Parameters")
 Returned = TypeVar("Returned")
@@ -63,6 +65,8 @@ def focus_for(
             f"{graphs} is a knowledge graph: pass `entities` (e.g. ['Alfred Hitchcock']) or "
             "`question` to choose the subgraph"
         )
+    from plugins import Focus
+
     return Focus(question=question, entities=tuple(entities), hops=hops)
 
 

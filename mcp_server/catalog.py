@@ -13,12 +13,15 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import anyio
 
 from mcp_server.config import SourceEntry
-from plugins import Source, Workspace, load_source
 from plugins.errors import BadInputError, PandoraError
+
+if TYPE_CHECKING:
+    from plugins import Source, Workspace
 
 ProgressReporter = Callable[[float, float, str], Awaitable[None]]
 PROGRESS_INTERVAL_SECONDS = 0.25
@@ -56,10 +59,12 @@ class SourceCatalog:
         self._changed = anyio.Event()
         self._workspaces: dict[tuple[str, ...], Workspace] = {}
         self._lock = threading.Lock()
+        self.loading_started = False
 
     async def load_all(self) -> None:
         """Load every source, one after the other, off the event loop."""
-        for catalog_entry in self.entries:
+        for number, catalog_entry in enumerate(self.entries, start=1):
+            _warn(f"loading source {catalog_entry.name} ({number}/{len(self.entries)})")
             try:
                 catalog_entry.source = await anyio.to_thread.run_sync(_load, catalog_entry.entry)
             except PandoraError as error:
@@ -85,6 +90,10 @@ class SourceCatalog:
             changed = self._changed
             with anyio.move_on_after(PROGRESS_INTERVAL_SECONDS):
                 await changed.wait()
+
+    def names_by_location(self) -> dict[str, str]:
+        """The configured location of each source, and the source's name."""
+        return {entry.entry.location: entry.name for entry in self.entries}
 
     def ready_sources(self) -> list[Source]:
         """Every source that loaded, in configuration order."""
@@ -115,6 +124,8 @@ class SourceCatalog:
                 wanted = " or ".join(default_kinds)
                 raise BadInputError(f"no {wanted} source is loaded; name one in `sources`")
         key = tuple(source.name for source in chosen)
+        from plugins import Workspace
+
         with self._lock:
             if key not in self._workspaces:
                 self._workspaces[key] = Workspace.of(chosen)
@@ -157,4 +168,6 @@ def _warn(message: str) -> None:
 
 
 def _load(entry: SourceEntry) -> Source:
+    from plugins import load_source
+
     return load_source(entry.location, plugin=entry.plugin, name=entry.name)

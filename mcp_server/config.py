@@ -55,9 +55,12 @@ class ServerSettings(BaseModel):
     allowed_hosts: list[str] = Field(default_factory=list)
     allowed_origins: list[str] = Field(default_factory=list)
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    max_connections: int = Field(default=256, ge=1)
+    header_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
     max_concurrent_runs: int = Field(default=4, ge=1)
     busy_wait_seconds: float = Field(default=30.0, ge=0)
     timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    sampling_timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
     max_rows: int = Field(default=100, ge=1, le=10_000)
     max_chars: int = Field(default=20_000, ge=1_000)
     ask_llm: Literal["auto", "client"] = "auto"
@@ -120,6 +123,20 @@ def _validated_settings(values: dict[str, object]) -> ServerSettings:
         return ServerSettings.model_validate(values)
     except ValidationError as error:
         raise BadInputError(_first_problem(error)) from error
+
+
+def check_locations(sources: list[SourceEntry]) -> None:
+    """Refuse a source file that is missing, or a folder, before the server starts.
+    Only that: choosing a loader imports the plugins, which the server does after
+    its handshake (a format no plugin reads is then listed as a failed source)."""
+    for entry in sources:
+        if url_scheme(entry.location):
+            continue
+        path = Path(entry.location)
+        if not path.exists():
+            raise BadInputError(f"{entry.location}: no such file or directory")
+        if path.is_dir():
+            raise BadInputError(f"{entry.location}: is a directory; name a file or a database URL")
 
 
 def resolve_location(location: str, base: Path) -> str:

@@ -8,19 +8,21 @@ and at most `max_concurrent_runs` at once.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import anyio
 
-from agent.feedback import judge
-from agent.feedback_budget import FeedbackLimits
-from agent.state import Attempt, CodeFailure
 from mcp_server.caps import cap_rows, cap_text
 from mcp_server.models import RunResult
+from mcp_server.schemas import check_shows
 from mcp_server.state import ServerState
-from plugins import Focus, Source, Workspace, get_registry
 from plugins.errors import PandoraError
-from plugins.executor import ExecutionResult, execute
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from plugins import Focus, Source, Workspace
+    from plugins.executor import ExecutionResult
 
 
 class ProgramFailed(PandoraError):
@@ -36,6 +38,9 @@ async def run_program(
 ) -> RunResult:
     """Run `code` on `workspace` and return its capped rows; a failing program
     raises `ProgramFailed` carrying the interpreter's error, its line and hints."""
+    check_shows(workspace, representation)
+    from plugins.executor import execute
+
     settings = state.settings
     run = functools.partial(
         execute,
@@ -88,6 +93,11 @@ def failure_message(
     nearest BOXes, fields, values or graph nodes of the representation's
     vocabulary, and the other sources a missing table may be), then what the
     program printed, all within `max_chars`."""
+    from agent.feedback import judge
+    from agent.feedback_budget import FeedbackLimits
+    from agent.state import Attempt, CodeFailure
+    from plugins import get_registry
+
     error = outcome.error
     assert error is not None
     attempt = Attempt(

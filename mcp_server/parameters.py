@@ -6,33 +6,67 @@ per tool from them, which is the tool's input schema.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import Field, JsonValue
+from pydantic import AfterValidator, BeforeValidator, Field, JsonValue
+
+
+def one_or_more(value: Any) -> Any:
+    """A lone string where a list of names is expected is read as a one-item
+    list (`"sources": "music"`); the schema still says array."""
+    return [value] if isinstance(value, str) else value
+
+
+def registered_representations() -> list[str]:
+    """The names of the representations the plugins register, sorted."""
+    from plugins import get_registry
+
+    return sorted(get_registry().representations)
+
+
+def known_representation(name: str) -> str:
+    """`name` when a plugin registers it; else an error naming the known ones."""
+    known = registered_representations()
+    if name not in known:
+        raise ValueError(f"unknown representation {name!r}; use one of: {', '.join(known)}")
+    return name
+
+
+def source_names(default: str) -> Any:
+    """The `sources` parameter of a tool whose default is `default`."""
+    return Annotated[
+        list[str] | None,
+        BeforeValidator(one_or_more),
+        Field(
+            description=f"Names of sources from list_sources, e.g. ['music']. Default: {default}."
+        ),
+    ]
+
 
 SourceName = Annotated[
     str, Field(min_length=1, description="A source name as list_sources gives it, e.g. 'music'.")
 ]
 SourceNames = Annotated[
     list[str] | None,
-    Field(
-        description=(
-            "Names of the sources the code runs on (see list_sources). Default: every "
-            "loaded table and database (run_networkx: every knowledge graph)."
-        ),
-    ),
+    BeforeValidator(one_or_more),
+    Field(description="Names of sources from list_sources, e.g. ['music']."),
 ]
+TableSourceNames = source_names("every loaded table and database")
+GraphSourceNames = source_names("every loaded knowledge graph")
+SqlSourceNames = source_names("the one loaded database, else every loaded table, queried together")
 Representation = Annotated[
     str,
+    AfterValidator(known_representation),
     Field(
         description=(
-            "How to show the schema: 'pandas' (BOXes as DataFrames), 'sql' (DDL, tables "
-            "and databases only) or 'networkx' (a knowledge graph's subgraph as code)."
+            "How to show the schema or write the code: 'pandas' (BOXes as DataFrames), 'sql' "
+            "(DDL, tables and databases only) or 'networkx' (a knowledge graph's subgraph)."
         ),
     ),
 ]
 Entities = Annotated[
     list[str],
+    BeforeValidator(one_or_more),
     Field(
         description=(
             "Knowledge graphs only: topic entities (label, local name or IRI) whose "
@@ -40,6 +74,7 @@ Entities = Annotated[
         ),
     ),
 ]
+PreviewRows = Annotated[int, Field(ge=1, le=50, description="How many first rows to show.")]
 Hops = Annotated[
     int, Field(ge=0, le=4, description="Knowledge graphs only: radius of the subgraph.")
 ]

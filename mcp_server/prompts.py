@@ -6,15 +6,16 @@ with run_pandas, run_sql or run_networkx)."""
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.prompts.base import UserMessage
 
-from agent.prompts import reasoning_messages
 from mcp_server.calls import focus_for, loaded_state
-from memory import search_demonstrations
-from plugins import SourceKind, get_registry
+
+if TYPE_CHECKING:
+    from plugins import SourceKind
 
 DEFAULT_DEMONSTRATIONS = 3
 
@@ -39,6 +40,9 @@ async def pandora_reasoning(
     schema of `sources` (comma-separated names; default every table and database) in
     `representation` (pandas, sql or networkx), the most similar verified demonstrations,
     then the question. Knowledge graphs need `entities` (comma-separated)."""
+    from agent.prompts import reasoning_messages
+    from memory import search_demonstrations
+
     state = await loaded_state(ctx)
     names = _names(sources)
     workspace = state.catalog.workspace(names or None, default_kinds=_default_kinds(representation))
@@ -61,6 +65,8 @@ def _default_kinds(representation: str) -> tuple[SourceKind, ...]:
     """The kinds of source the prompt shows when none are named: every table
     and database the representation shows; its knowledge graphs only when it
     shows nothing else (a graph is shown around a focus, never whole)."""
+    from plugins import get_registry
+
     kinds = get_registry().representation(representation).kinds
     return tuple(kind for kind in kinds if kind != "kg") or kinds
 

@@ -9,6 +9,8 @@ lists find them.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError
 from mcp.server.mcpserver.resources import FunctionResource
@@ -17,8 +19,10 @@ from mcp_server.calls import focus_for, loaded_state
 from mcp_server.models import SourceList
 from mcp_server.schemas import representations_of, source_info
 from mcp_server.state import ServerState
-from plugins import Source
 from plugins.errors import PandoraError
+
+if TYPE_CHECKING:
+    from plugins import Source
 
 SOURCES_URI = "pandora://sources"
 SCHEMA_TEMPLATE = "pandora://sources/{source}/schema/{representation}{?entities,hops}"

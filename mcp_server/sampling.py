@@ -6,7 +6,7 @@ client answers with its model. How it travels depends on the protocol:
 
 - up to 2025-11-25, the server sends the request in the middle of the call
   (`ClientSamplingChatModel`): the agent's thread waits while the event loop
-  sends it and the client replies;
+  sends it and the client replies, at most `sampling_timeout_seconds`;
 - from 2026-07-28, a server may not send requests mid-call. The call returns
   an `InputRequiredResult` carrying the request, and the client calls `ask`
   again with its reply. `ReplayedSamplingChatModel` runs the agent again from
@@ -17,19 +17,16 @@ client answers with its model. How it travels depends on the protocol:
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from typing import Any
 
-import anyio.from_thread
-from anyio.lowlevel import current_token
+import anyio
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
-from mcp.server.mcpserver import Context
 from mcp.shared.exceptions import MCPError
 from mcp_types import CreateMessageRequestParams, CreateMessageResult, SamplingMessage, TextContent
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, TypeAdapter
 
 from agent.chat import LLMCallError
 
@@ -44,20 +41,21 @@ class RecordedReply(BaseModel):
     model: str = ""
 
 
+RECORDED_REPLIES = TypeAdapter(list[RecordedReply])
+"""The client's replies so far, kept in the call's (sealed) request state between rounds."""
+
+
 class ClientSamplingChatModel(BaseChatModel):
-    """Completions sent to the client mid-call (protocol versions up to 2025-11-25)."""
+    """Completions sent to the client mid-call (protocol versions up to 2025-11-25);
+    a request the client does not answer within `timeout_seconds` is an LLM error."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     context: Any
     """The `Context` of the tool call whose client answers."""
-    loop_token: Any
-    """The server event loop's token, to send requests from the agent's thread."""
-
-    @classmethod
-    def for_call(cls, context: Context) -> ClientSamplingChatModel:
-        """A model answered by the client of `context`; create it on the event loop."""
-        return cls(context=context, loop_token=current_token())
+    agent_run: Any
+    """The call's `AgentRun`: the way from the agent's thread to the event loop."""
+    timeout_seconds: float
 
     @property
     def _llm_type(self) -> str:
@@ -70,23 +68,29 @@ class ClientSamplingChatModel(BaseChatModel):
         run_manager: Any = None,
         **kwargs: Any,
     ) -> ChatResult:
-        params = sampling_request(messages, stop)
-        send = functools.partial(
-            self.context.session.create_message,
-            params.messages,
-            max_tokens=params.max_tokens,
-            system_prompt=params.system_prompt,
-            stop_sequences=params.stop_sequences,
-            temperature=params.temperature,
-            related_request_id=self.context.request_id,
-        )
+        reply = self.agent_run.call_on_loop(self._ask_client, sampling_request(messages, stop))
+        return chat_result(reply_text(reply), reply.model)
+
+    async def _ask_client(self, params: CreateMessageRequestParams) -> CreateMessageResult:
         try:
-            reply = anyio.from_thread.run(send, token=self.loop_token)
+            with anyio.fail_after(self.timeout_seconds):
+                return await self.context.session.create_message(
+                    params.messages,
+                    max_tokens=params.max_tokens,
+                    system_prompt=params.system_prompt,
+                    stop_sequences=params.stop_sequences,
+                    temperature=params.temperature,
+                    related_request_id=self.context.request_id,
+                )
+        except TimeoutError:
+            raise LLMCallError(
+                "SamplingTimeout",
+                f"the client's model did not answer within {self.timeout_seconds:g} s",
+            ) from None
         except MCPError as error:
             raise LLMCallError(
                 "SamplingFailed", f"the client's model did not answer: {error}"
             ) from None
-        return chat_result(reply_text(reply), reply.model)
 
 
 class ReplayedSamplingChatModel(BaseChatModel):

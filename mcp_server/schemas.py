@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
 import anyio
 
 from mcp_server.catalog import CatalogEntry
 from mcp_server.models import SourceInfo, SourceSchema
-from plugins import Focus, Source, Workspace, get_registry
 from plugins.errors import BadInputError
+
+if TYPE_CHECKING:
+    from plugins import Focus, Source, Workspace
 
 
 def representations_of(source: Source) -> list[str]:
     """The names of the representations that can show `source`."""
+    from plugins import get_registry
+
     registry = get_registry()
     return sorted(
         name
@@ -38,18 +43,30 @@ def source_info(entry: CatalogEntry) -> SourceInfo:
     )
 
 
+def check_shows(workspace: Workspace, representation: str) -> None:
+    """Refuse a workspace with a source `representation` cannot show or run on
+    (SQL on a knowledge graph, NetworkX on a table), naming the ones that can."""
+    from plugins import get_registry
+
+    kinds = get_registry().representation(representation).kinds
+    for source in workspace.sources:
+        if source.kind not in kinds:
+            shown = ", ".join(representations_of(source))
+            raise BadInputError(
+                f"the {representation} representation cannot show {source.name!r} "
+                f"(a {source.kind}); use one of: {shown}"
+            )
+
+
 def source_schema(workspace: Workspace, representation: str, focus: Focus | None) -> SourceSchema:
     """The schema text of the one source of `workspace` in `representation`
     (and the names of the BOXes its code sees, for a representation that shows
     BOXes, as pandas does: the text has their fields, row counts and keys)."""
+    from plugins import get_registry
+
     source = workspace.sources[0]
+    check_shows(workspace, representation)
     chosen = get_registry().representation(representation)
-    if source.kind not in chosen.kinds:
-        shown = ", ".join(representations_of(source))
-        raise BadInputError(
-            f"the {representation} representation cannot show {source.name!r} "
-            f"(a {source.kind}); use one of: {shown}"
-        )
     boxes = chosen.boxes(workspace, focus)
     return SourceSchema(
         source=source.name,

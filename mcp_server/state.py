@@ -13,16 +13,15 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from agent.llm import LLMNotConfiguredError, configured_chat_model
 from mcp_server.catalog import SourceCatalog
 from mcp_server.config import ServerConfig, ServerSettings
 from mcp_server.schemas import SchemaCache
-from memory import DemonstrationStore
 from plugins.errors import BadInputError, PandoraError
-from plugins.executor import default_pool
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
+
+    from memory import DemonstrationStore
 
 
 class ServerBusy(PandoraError):
@@ -41,9 +40,8 @@ class ExecutionGate:
     def __post_init__(self) -> None:
         self.semaphore = anyio.Semaphore(self.limit)
 
-    @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
-        """Hold one execution slot for the duration of the block."""
+    async def acquire(self) -> None:
+        """Take one execution slot, waiting up to `wait_seconds`; `ServerBusy` after that."""
         try:
             self.semaphore.acquire_nowait()
         except anyio.WouldBlock:
@@ -54,10 +52,19 @@ class ExecutionGate:
                     f"the server is busy: {self.limit} programs are running and none finished "
                     f"within {self.wait_seconds:g} s; try again in a moment"
                 ) from None
+
+    def release(self) -> None:
+        """Give back a slot taken by `acquire`."""
+        self.semaphore.release()
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold one execution slot for the duration of the block."""
+        await self.acquire()
         try:
             yield
         finally:
-            self.semaphore.release()
+            self.release()
 
 
 @dataclass
@@ -86,6 +93,8 @@ class ServerState:
 
     def store(self) -> DemonstrationStore:
         """The demonstration memory the environment configures, opened on first use."""
+        from memory import DemonstrationStore
+
         with self._store_lock:
             if self._store is None:
                 self._store = DemonstrationStore.open()
@@ -94,6 +103,8 @@ class ServerState:
     def server_chat_model(self) -> BaseChatModel | None:
         """The LLM the environment configures for this server (the agent's rules,
         the local model included), or None when there is none; chosen once."""
+        from agent.llm import LLMNotConfiguredError, configured_chat_model
+
         with self._chat_model_lock:
             if not self._chat_model_checked:
                 try:
@@ -106,6 +117,8 @@ class ServerState:
     def warm_workers(self) -> None:
         """Start the executor's workers for the default pandas and SQL workspaces
         now, so the first program does not pay for them."""
+        from plugins.executor import default_pool
+
         for representation, workspace_of in (
             ("pandas", self.catalog.workspace),
             ("sql", self.catalog.sql_workspace),

@@ -19,18 +19,18 @@ from mcp_server.parameters import (
     Code,
     Entities,
     FocusQuestion,
+    GraphSourceNames,
     Hops,
+    PreviewRows,
     Representation,
     SourceName,
-    SourceNames,
+    SqlSourceNames,
+    TableSourceNames,
 )
-from mcp_server.schemas import source_info
-from plugins.descriptions import first_rows
+from mcp_server.schemas import check_shows, source_info
 from plugins.errors import BadInputError
-from plugins.pandas_box import workspace_boxes
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False)
-MAX_PREVIEW_ROWS = 50
 
 
 async def list_sources(ctx: Context) -> SourceList:
@@ -39,7 +39,8 @@ async def list_sources(ctx: Context) -> SourceList:
     Call it first. Each source has a `name` (use it in every other tool), a `kind`
     (table, database or kg), the `representations` its schema can be shown in, and
     `needs_focus` for knowledge graphs (those need `entities` or `question`).
-    Example result: {"sources": [{"name": "music", "kind": "database", ...}]}.
+    Example: list_sources(), which returns {"sources": [{"name": "music", "kind": "database",
+    ...}], "loading": false}.
     """
     state = await loaded_state(ctx)
     infos: list[SourceInfo] = [source_info(entry) for entry in state.catalog.entries]
@@ -65,6 +66,7 @@ async def describe_source(
     """
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace([source])
+    check_shows(workspace, representation)
     focus = focus_for(workspace, entities, hops, question)
     return await state.schemas.get(workspace, representation, focus)
 
@@ -73,7 +75,7 @@ async def preview_box(
     source: SourceName,
     box: str,
     ctx: Context,
-    rows: int = 5,
+    rows: PreviewRows = 5,
     entities: Entities = [],  # noqa: B006 - pydantic copies defaults
     hops: Hops = 2,
     question: FocusQuestion = None,
@@ -85,8 +87,9 @@ async def preview_box(
     Returns columns, rows of JSON values and `total_rows`.
     Example: preview_box(source="music", box="album", rows=3).
     """
-    if not 1 <= rows <= MAX_PREVIEW_ROWS:
-        raise BadInputError(f"rows={rows}: choose between 1 and {MAX_PREVIEW_ROWS}")
+    from plugins.descriptions import first_rows
+    from plugins.pandas_box import workspace_boxes
+
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace([source])
     focus = focus_for(workspace, entities, hops, question)
@@ -109,7 +112,7 @@ async def preview_box(
 async def run_pandas(
     code: Code,
     ctx: Context,
-    sources: SourceNames = None,
+    sources: TableSourceNames = None,
     entities: Entities = [],  # noqa: B006 - pydantic copies defaults
     hops: Hops = 2,
     question: FocusQuestion = None,
@@ -133,7 +136,7 @@ async def run_networkx(
     code: Code,
     ctx: Context,
     entities: Entities = [],  # noqa: B006 - pydantic copies defaults
-    sources: SourceNames = None,
+    sources: GraphSourceNames = None,
     hops: Hops = 2,
     question: FocusQuestion = None,
 ) -> RunResult:
@@ -144,9 +147,8 @@ async def run_networkx(
     returning the answer, or assign `result`. See the subgraph first with
     describe_source(representation="networkx", entities=[...]).
     Returns `columns`, `rows`, `total_rows`; a failing program returns its error and line.
-    Example: run_networkx(entities=["Alfred Hitchcock"], code="def KGQA(question, graph):\n"
-    "    return sorted(h for h, t, r in graph.edges(data='relation') "
-    "if r == 'directed_by' and t == 'Alfred Hitchcock')").
+    Example: run_networkx(entities=["Alfred Hitchcock"], code="result = sorted(h for h, t, r "
+    "in graph.in_edges('Alfred Hitchcock', data='relation') if r == 'directed_by')").
     """
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace(sources, default_kinds=("kg",))
@@ -154,7 +156,7 @@ async def run_networkx(
     return await run_program(state, code, workspace, "networkx", focus)
 
 
-async def run_sql(query: Code, ctx: Context, sources: SourceNames = None) -> RunResult:
+async def run_sql(query: Code, ctx: Context, sources: SqlSourceNames = None) -> RunResult:
     """Run one read-only SQL query on a database (or on flat tables loaded as one), in a sandbox.
 
     `sources` defaults to the one loaded database, or to every table when none is loaded.

@@ -3,7 +3,8 @@
 HTTP is guarded in layers: it binds 127.0.0.1 unless told otherwise, and
 refuses to bind anywhere else without a bearer token; every request's Host
 and Origin must name this server (the SDK's DNS-rebinding protection); a
-request body over `max_body_bytes` is refused (413) before it is parsed.
+request body over `max_body_bytes` is refused (413) before it is parsed;
+slow or ambiguous requests are cut off by `mcp_server.http_server`.
 """
 
 from __future__ import annotations
@@ -100,22 +101,24 @@ def serve(config: ServerConfig, transport: Transport) -> None:
 
 
 async def _serve_http(server: MCPServer, settings: ServerSettings) -> None:
-    import uvicorn
-
-    uvicorn_config = uvicorn.Config(
-        http_app(server, settings),
-        host=settings.host,
-        port=settings.port,
-        log_level="warning",
-        server_header=False,
+    from mcp_server.http_server import (
+        ConnectionLimits,
+        connection_ceiling,
+        raise_open_file_limit,
+        serve_app,
     )
-    http_server = uvicorn.Server(uvicorn_config)
+
+    limits = ConnectionLimits(
+        max_connections=connection_ceiling(settings.max_connections, raise_open_file_limit()),
+        header_timeout_seconds=settings.header_timeout_seconds,
+        allowed_hosts=transport_security(settings).allowed_hosts,
+    )
     print(
         f"pandora: MCP over HTTP at http://{_bracketed(settings.host)}:{settings.port}{MCP_PATH}",
         file=sys.stderr,
         flush=True,
     )
-    await http_server.serve()
+    await serve_app(http_app(server, settings), settings.host, settings.port, limits)
 
 
 def _bracketed(host: str) -> str:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from plugins.errors import BadInputError
-from plugins.model import Source
-from plugins.protocols import Loader
-from plugins.registry import get_registry
+
+if TYPE_CHECKING:  # `url_scheme` alone (the MCP server's start) must not import pandas
+    from plugins.model import Source
+    from plugins.protocols import Loader
 
 
 def load_source(spec: str, plugin: str | None = None, name: str | None = None) -> Source:
@@ -18,6 +20,8 @@ def load_source(spec: str, plugin: str | None = None, name: str | None = None) -
     names a loader explicitly (the CLI's `--plugin`), `name` overrides the
     source name (a file's stem by default).
     """
+    from plugins.registry import get_registry
+
     registry = get_registry()
     loader = registry.loader(plugin) if plugin else choose_loader(spec, registry.loaders)
     return loader.load(spec, name)

@@ -24,6 +24,7 @@ _EXPORTS = {
     "Limits": "plugins.executor.models",
     "LockdownReport": "plugins.executor.lockdown",
     "WorkerStartError": "plugins.executor.errors",
+    "admitted_by": "plugins.executor.api",
     "default_pool": "plugins.executor.api",
     "execute": "plugins.executor.api",
     "executor_diagnostics": "plugins.executor.diagnostics",

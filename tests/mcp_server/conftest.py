@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -59,11 +60,20 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 @contextmanager
 def http_server(
-    arguments: list[str], host: str = "127.0.0.1", environment: dict[str, str] | None = None
+    arguments: list[str],
+    host: str = "127.0.0.1",
+    environment: dict[str, str] | None = None,
+    open_file_limit: int | None = None,
 ) -> Iterator[str]:
     """Run `pandora serve --transport http` with `arguments` until the block ends;
-    yields the MCP endpoint URL once the port accepts connections."""
+    yields the MCP endpoint URL once the port accepts connections. With
+    `open_file_limit`, the server's soft and hard open-file limits are that."""
     port = free_port(host)
+
+    def limit_open_files() -> None:
+        if open_file_limit is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (open_file_limit, open_file_limit))
+
     # A file, not a pipe: a chatty server must never block on a full pipe.
     with tempfile.TemporaryFile("w+") as log:
         process = subprocess.Popen(
@@ -81,6 +91,7 @@ def http_server(
             env=environment or server_environment(),
             stderr=log,
             text=True,
+            preexec_fn=limit_open_files,
         )
         try:
             wait_for_port(process, host, port, log)

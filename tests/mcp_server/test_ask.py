@@ -100,6 +100,10 @@ def test_ask_with_the_servers_llm(scripted_openai: FakeOpenAIServer) -> None:
     assert answer["answer"] == most_common_genres()
     assert answer["code"] == REPLY["code"]
     assert answer["llm_calls"] >= 1
+    nodes = [event["node"] for event in answer["trace"]]
+    assert {"plan", "generate_code", "execute", "reflect"} <= set(nodes)
+    execution = next(event for event in answer["trace"] if event["event"] == "execution")
+    assert execution["detail"]["error"] is None
     prompt = json.dumps(scripted_openai.requests[-1]["messages"])
     assert QUESTION in prompt
     assert "album = pd.DataFrame(" in prompt
