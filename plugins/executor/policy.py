@@ -44,13 +44,15 @@ CLOSED_MODULES = (
     "pandas.core.computation",
     "pandas.plotting",
     "pandas.io",
+    "pandas.compat",
     "numpy.lib.stride_tricks",
     "numpy.lib._stride_tricks_impl",
 )
 """Submodules of allowed packages that stay closed: pandas' expression engine
 (it resolves names on its own), its plotting backends (an option names a
-module to import), its readers and writers, and numpy's stride tricks (views
-that reach memory outside an array)."""
+module to import), its readers and writers, its compatibility helpers (an
+unpickler of bytes), and numpy's stride tricks (views that reach memory
+outside an array)."""
 
 FORBIDDEN_NAMES = frozenset(
     {
@@ -172,6 +174,9 @@ and every private or dunder attribute."""
 
 DUNDER_STRING = re.compile(r"__\w+__")
 """A string constant naming a dunder (`df.agg("__class__")` looks it up)."""
+
+DUNDER_BYTES = re.compile(rb"__\w+__")
+"""The same in a bytes constant (a pickle names `__builtin__`, `bytes.decode` makes a name)."""
 
 
 def attribute_is_closed(name: str) -> bool:

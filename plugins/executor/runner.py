@@ -68,7 +68,7 @@ def run_program(
         scope = dict(namespace)
         scope["__builtins__"] = make_builtins()
         scope["__name__"] = "pandora_program"
-        tripwire.arm()
+        tripwire.arm(compiled)
         try:
             with redirect_stdout(stdout):
                 exec(compiled, scope)
