@@ -51,9 +51,6 @@ CLOSED_PREFIXES = {"pandas": ("read_",), "networkx": ("read_", "write_", "genera
 WRITERS_WITHOUT_PATH = ("to_csv", "to_json", "to_html", "to_latex", "to_markdown", "to_xml")
 """pandas writers that return text when given no path or buffer: allowed then."""
 
-PLOTTING_METHODS = ("plot", "hist", "boxplot")
-"""Plotting imports the backend a pandas option names: closed outright."""
-
 PLOTTING_BACKEND = "matplotlib"
 """The only plotting backend pandas may use (`plotting.backend`, `backend=`)."""
 
@@ -132,7 +129,7 @@ def _close_pandas_methods(pandas: Any) -> list[str]:
     closed: list[str] = []
     for cls in (pandas.DataFrame, pandas.Series):
         label = f"pandas.{cls.__name__}"
-        for name in (*PANDAS_WRITERS_ALWAYS_CLOSED, *PLOTTING_METHODS):
+        for name in PANDAS_WRITERS_ALWAYS_CLOSED:
             if hasattr(cls, name):
                 closed.append(_close(cls, name, f"{label}.{name}"))
         for name in WRITERS_WITHOUT_PATH:

@@ -36,6 +36,7 @@ ALLOWED_MODULES = frozenset(
         "copy",
         "dateutil",
         "zoneinfo",
+        "matplotlib",
     }
 )
 """Top-level modules a program may import (their submodules too)."""
@@ -47,12 +48,34 @@ CLOSED_MODULES = (
     "pandas.compat",
     "numpy.lib.stride_tricks",
     "numpy.lib._stride_tricks_impl",
+    *(
+        f"matplotlib.{name}"
+        for name in (
+            "backends",
+            "backend_bases",
+            "backend_managers",
+            "backend_tools",
+            "font_manager",
+            "ft2font",
+            "textpath",
+            "style",
+            "image",
+            "animation",
+            "testing",
+            "sphinxext",
+            "texmanager",
+            "dviread",
+            "cbook",
+            "pylab",
+        )
+    ),
 )
 """Submodules of allowed packages that stay closed: pandas' expression engine
 (it resolves names on its own), its plotting backends (an option names a
 module to import), its readers and writers, its compatibility helpers (an
-unpickler of bytes), and numpy's stride tricks (views that reach memory
-outside an array)."""
+unpickler of bytes), numpy's stride tricks (views that reach memory
+outside an array), and matplotlib's backends, fonts, styles, images,
+animations (they import modules by name, read files or start programs)."""
 
 FORBIDDEN_NAMES = frozenset(
     {

@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from plugins import Focus, Workspace, get_registry, load_source
+from plugins.executor.charts import prepare_charts
 from plugins.executor.child import serve_one_run
 from plugins.executor.library_doors import close_library_doors
 from plugins.executor.lockdown import LockdownReport, prepare_lockdown
@@ -94,6 +95,7 @@ class TemplateSession:
             run_query(self.workspace, "SELECT 1")  # tables copied, connections opened, here
         else:
             self.prepare_namespace(None)
+            prepare_charts()
         close_library_doors()
         self.lockdown = prepare_lockdown(_readable_files(sources))
         self.tripwire = Tripwire()
