@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
+from cli.charts import chart_option, check_chart_path, write_chart
 from cli.output import (
     EXIT_FAILED,
     json_option,
@@ -43,6 +45,7 @@ from cli.sources import open_workspace, source_options
 @click.option("--no-guidance", is_flag=True, help="Ablation: no second attempt after a failure.")
 @click.option("--direct", is_flag=True, help="Baseline: ask for the answer itself, no code.")
 @click.option("--trace", is_flag=True, help="Stream node events to stderr as they happen.")
+@chart_option
 @source_options
 @json_option
 @reports_errors
@@ -58,6 +61,7 @@ def ask_command(
     no_guidance: bool,
     direct: bool,
     trace: bool,
+    chart_path: Path | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -67,10 +71,12 @@ def ask_command(
 
     The LLM is the one configured (OPENAI_BASE_URL, OPENAI_API_KEY,
     PANDORA_MODEL), else the local model of the `local` extra. Prints the
-    answer's rows; with --json, the Answer object.
+    answer's rows; with --json, the Answer object. With --chart FILE, the
+    figure the answering code drew is written to FILE as PNG.
     """
     from agent import AgentContext, ask
 
+    check_chart_path(chart_path)
     settings = {
         "demonstrations": demonstrations,
         "max_attempts": attempts,
@@ -110,6 +116,8 @@ def ask_command(
     if answer.error is not None:
         print_error_line(answer.error.type, answer.error.message)
         sys.exit(EXIT_FAILED)
+    # Answer.chart (a base64 PNG) is set by the agent from the executor's result
+    write_chart(getattr(answer, "chart", None), chart_path)
 
 
 def _cell(value: object) -> str:

@@ -1,4 +1,5 @@
-"""`pandora run --chart FILE`: the figure the code draws is written as PNG."""
+"""`--chart FILE` of `pandora run` and `pandora ask`: the figure the code draws
+is written as PNG; a FILE that cannot be written is bad input before anything runs."""
 
 from __future__ import annotations
 
@@ -49,3 +50,11 @@ def test_a_program_that_writes_its_own_file_is_refused(pandora, tmp_path) -> Non
     assert run.exit_code == 1
     assert "savefig is closed" in run.stderr
     assert not chart.exists()
+
+
+def test_ask_refuses_a_chart_in_a_missing_directory_before_asking(pandora, tmp_path) -> None:
+    source = write_sales(tmp_path)
+    chart = tmp_path / "missing" / "chart.png"
+    run = pandora("ask", "total amount?", "--source", str(source), "--chart", str(chart))
+    assert run.exit_code == 2
+    assert "no such directory for the chart" in run.stderr
