@@ -16,6 +16,7 @@ import base64
 import functools
 import gc
 import io
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +30,21 @@ BACKEND = "agg"
 BACKEND_NAMES = frozenset({"agg", "module://matplotlib.backends.backend_agg"})
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+DRAWING_WORDS = re.compile(r"plot|hist|draw")
+"""A program that draws names one of these (`plot`, `matplotlib`, `hist`,
+`boxplot`, `nx.draw`): the caller then asks for a child with matplotlib."""
+
+
+def may_draw(code: str) -> bool:
+    """True when `code` may draw a chart (a false alarm only costs preparing matplotlib)."""
+    return DRAWING_WORDS.search(code) is not None
+
+
+def drawing_prepared() -> bool:
+    """True once this process imported matplotlib through `prepare_charts`."""
+    return _render_png is not None
 
 
 class ChartTooLarge(Exception):

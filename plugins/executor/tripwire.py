@@ -19,6 +19,7 @@ import sys
 from types import CodeType, FrameType
 from typing import Any
 
+from plugins.executor.charts import drawing_prepared
 from plugins.executor.errors import SandboxViolation
 
 REFUSED_EVENTS = frozenset(
@@ -114,6 +115,9 @@ def _refusal(event: str, args: tuple[Any, ...]) -> str | None:
         return f"opening {args[0]!r} for writing is not allowed in the executor"
     if event == "import" and str(args[0]).split(".", 1)[0] in REFUSED_IMPORTS:
         return f"import of {args[0]!r} is not allowed in the executor"
+    drawing = event == "import" and str(args[0]).split(".", 1)[0] == "matplotlib"
+    if drawing and not drawing_prepared():
+        return "matplotlib was not prepared for this run: name what draws (plot, hist, draw)"
     return None
 
 

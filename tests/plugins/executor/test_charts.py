@@ -120,3 +120,11 @@ def test_the_caller_keeps_a_png_within_the_cap() -> None:
     chart = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"0" * 100).decode()
     payload = json.dumps({"result": [[1]], "columns": ["result"], "chart": chart})
     assert trusted_result(payload.encode(), Limits(max_chart_bytes=1_000), 10).chart == chart
+
+
+def test_charts_are_prepared_only_for_programs_that_may_draw() -> None:
+    from plugins.executor.charts import may_draw
+
+    assert may_draw("sales.plot.bar()") and may_draw("import matplotlib.pyplot as plt")
+    assert may_draw("sales.amount.hist()") and may_draw("nx.draw(graph)")
+    assert not may_draw("result = sales.amount.sum()")

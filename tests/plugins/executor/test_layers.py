@@ -103,3 +103,20 @@ def test_tripwire_refuses_unpickling_and_compiling_other_code() -> None:
         tripped = tripwire.disarm()
     assert tripped == "compile of code other than the program is not allowed in the executor"
     assert pickle.loads(pickle.dumps([1, "a"])) == [1, "a"]
+
+
+def test_tripwire_refuses_matplotlib_where_charts_were_not_prepared() -> None:
+    import importlib
+    import sys
+
+    from plugins.executor.charts import drawing_prepared
+    from plugins.executor.tripwire import Tripwire
+
+    assert not drawing_prepared() and "matplotlib.sankey" not in sys.modules
+    tripwire = Tripwire()
+    tripwire.arm()
+    try:
+        with pytest.raises(SandboxViolation, match="not prepared"):
+            importlib.import_module("matplotlib.sankey")
+    finally:
+        tripwire.disarm()
