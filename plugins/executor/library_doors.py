@@ -136,6 +136,9 @@ def _close_pandas_methods(pandas: Any) -> list[str]:
             if hasattr(cls, name):
                 setattr(cls, name, _text_only(getattr(cls, name), f"{label}.{name}"))
                 closed.append(f"{label}.{name}(path)")
+    # a Styler takes templates and format strings that walk attributes of cells
+    pandas.DataFrame.style = property(_refuser("pandas.DataFrame.style"))
+    closed.append("pandas.DataFrame.style")
     for name in ("query", "eval"):
         method = getattr(pandas.DataFrame, name)
         checked = _checked_expression(method, f"pandas.DataFrame.{name}", name == "query")

@@ -62,10 +62,15 @@ COMPILERS_ALLOWED = frozenset(
         ("ast", "parse"),  # a syntax tree only (DataFrame.query parses its expression)
         ("collections", "namedtuple"),  # field names checked as identifiers, no builtins
         ("networkx.utils.decorators", "compile"),  # argmap: wrappers of its own functions
+        ("typing", "__init__"),  # ForwardRef compiles an annotation; evaluating it is closed
+        ("jinja2.environment", "_compile"),  # to_latex: pandas' own template files
+        ("jinja2.environment", "from_code"),
     }
 )
 """(module, function) that may compile and run code while a program runs:
-each builds it from names it validated, never from a program's string."""
+each builds it from names it validated or from files of an installed
+package, never from a program's string (jinja2 is reachable only through
+pandas' `to_latex`: `DataFrame.style`, which takes templates, is closed)."""
 
 
 class Tripwire:
@@ -94,7 +99,10 @@ class Tripwire:
         where = (caller.f_globals.get("__name__"), caller.f_code.co_name)
         if where in COMPILERS_ALLOWED:
             return None
-        return f"{event} of code other than the program is not allowed in the executor"
+        return (
+            f"{event} of code other than the program is not allowed in the executor "
+            f"(asked by {where[0]}.{where[1]})"
+        )
 
     def arm(self, program: CodeType | None = None) -> None:
         """Start refusing (call just before `program`, already compiled, runs)."""

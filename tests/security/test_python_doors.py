@@ -55,9 +55,6 @@ DOORS = {
         "g = functools.wraps(random.choice, assigned=())(f)\n"
         "dispatch = functools.singledispatch(lambda x: x)\ndispatch.register(g)\nresult = 1"
     ),
-    "compile_of_a_string_through_a_library": (
-        "import typing\nreference = typing.ForwardRef('sorted(environ)')\nresult = 1"
-    ),
     "pandas_compat_unpickles_program_bytes": (
         "from pandas.compat import pickle_compat\n"
         "result = str(pickle_compat.loads(b'cbuiltins\\ngetattr\\n.'))"
@@ -71,6 +68,10 @@ DOORS = {
         "result = str(npy.read_array(Reader(data), allow_pickle=True))"
     ),
     "bytes_naming_a_dunder": "result = b'__globals__'.decode()",
+    "styler_format_walks_attributes_of_cells": (
+        "template = '{0._' + '_class_' + '_._' + '_module_' + '_}'\n"
+        "result = people.style.format_index(template).to_html()"
+    ),
     "plotting_backend_option_imports_a_module": (
         "pd.set_option('plotting.backend', 'this')\nresult = 1"
     ),
@@ -96,13 +97,19 @@ def test_door_ends_in_a_clear_error_with_nothing_done(sandbox, code: str) -> Non
 
 def test_typing_still_annotates(sandbox) -> None:
     code = (
-        "from typing import List, Optional\n"
+        "from typing import List, Optional\nnames = List['str']\n"
         "def ages(frame) -> List[int]:\n    return frame.age.tolist()\n"
         "limit: Optional[int] = None\nresult = ages(people)"
     )
     outcome = sandbox.run(code)
     assert outcome.error is None, outcome.error
     assert outcome.result == [[36], [25], [41], [29], [52]]
+
+
+def test_latex_still_renders(sandbox) -> None:
+    outcome = sandbox.run("result = people[['name', 'age']].head(2).to_latex(longtable=True)")
+    assert outcome.error is None, outcome.error
+    assert "Ada & 36" in outcome.result[0][0]
 
 
 def test_named_tuples_and_networkx_still_work(sandbox) -> None:

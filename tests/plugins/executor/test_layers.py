@@ -101,7 +101,7 @@ def test_tripwire_refuses_unpickling_and_compiling_other_code() -> None:
             compile("1 + 1", "<string>", "eval")
     finally:
         tripped = tripwire.disarm()
-    assert tripped == "compile of code other than the program is not allowed in the executor"
+    assert tripped.startswith("compile of code other than the program is not allowed")
     assert pickle.loads(pickle.dumps([1, "a"])) == [1, "a"]
 
 
