@@ -169,6 +169,12 @@ REFUSED_SYSCALLS = (
     "ioperm",
     "uselib",
     "vhangup",
+    "clock_adjtime",
+    "quotactl_fd",
+    "fsconfig",
+    "modify_ldt",
+    "sysfs",
+    "lookup_dcookie",
 )
 
 
