@@ -110,16 +110,31 @@ def checked_chart(value: Any, limits: Limits) -> str | None:
 
 
 def _warm_up(pyplot: Any) -> None:
-    """Draw and render one small chart, then let go of the fonts it opened:
-    a child must not inherit font files whose descriptors it closes."""
+    """Draw and render one small chart (with mathtext, whose parser takes
+    seconds to build), then let go of the fonts it opened: a child must not
+    inherit font files whose descriptors it closes."""
     from matplotlib import font_manager
 
     figure = pyplot.figure()
-    pyplot.bar(["a", "b"], [1, 2])
-    pyplot.title("warm-up")
+    pyplot.bar(["a", "b"], [1, 2], label="$x^2$")
+    pyplot.legend()
+    pyplot.title(r"warm-up $\sqrt{x}$")
     _render_png(figure, io.BytesIO(), format="png")
     pyplot.close("all")
+    _let_go_of_fonts(font_manager)
+
+
+def _let_go_of_fonts(font_manager: Any) -> None:
+    """Empty the caches that keep font files open (the mathtext parser itself stays)."""
+    from matplotlib import _mathtext
+    from matplotlib.mathtext import MathTextParser
+
     font_manager._get_font.cache_clear()
+    MathTextParser._parse_cached.cache_clear()
+    for value in vars(_mathtext).values():
+        alternatives = getattr(value, "get_sized_alternatives_for_symbol", None)
+        if hasattr(alternatives, "cache_clear"):
+            alternatives.cache_clear()
     gc.collect()
 
 

@@ -17,7 +17,8 @@ def write_sales(directory: Path) -> Path:
 def test_the_drawn_figure_is_written_and_the_rows_printed(pandora, tmp_path) -> None:
     source, chart = write_sales(tmp_path), tmp_path / "chart.png"
     code = "sales.plot.bar(x='region', y='amount')\nresult = int(sales.amount.sum())"
-    run = pandora("run", str(source), "--code", "-", "--chart", str(chart), "--json", stdin=code)
+    chart_options = ("--chart", str(chart), "--timeout", "60", "--json")
+    run = pandora("run", str(source), "--code", "-", *chart_options, stdin=code)
     assert run.exit_code == 0, run.stderr
     assert run.json["result"] == [[17]]
     assert chart.read_bytes().startswith(PNG_SIGNATURE)

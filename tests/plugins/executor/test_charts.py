@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import struct
 from collections.abc import Iterator
 
@@ -54,6 +55,15 @@ def sales(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ExecutorPo
     pool.shutdown()
 
 
+DRAWING_SECONDS = 60.0
+"""Drawing takes well under a second on an idle core; the tests' machine is shared."""
+
+
+def draw(pool: ExecutorPool, workspace: Workspace, code: str):
+    """Run `code`, which draws, with time to spare."""
+    return pool.execute(code, workspace, "pandas", timeout_seconds=DRAWING_SECONDS)
+
+
 def png_size(chart: str) -> tuple[int, int]:
     """Width and height from a PNG's header chunk."""
     png = base64.b64decode(chart)
@@ -64,11 +74,20 @@ def png_size(chart: str) -> tuple[int, int]:
 @pytest.mark.parametrize("code", [pytest.param(code, id=name) for name, code in CHARTS.items()])
 def test_a_drawing_program_returns_its_figure_and_its_result(sales, code: str) -> None:
     pool, workspace = sales
-    outcome = pool.execute(code, workspace, "pandas")
+    outcome = draw(pool, workspace, code)
     assert outcome.error is None, outcome.error
     assert outcome.result == [[31]]
     width, height = png_size(outcome.chart)
     assert width * height >= 100 * 100
+
+
+def test_the_template_keeps_no_font_file_open(sales) -> None:
+    pool, workspace = sales
+    outcome = draw(pool, workspace, "sales.plot(title=r'$x^2$')\nresult = 1")
+    assert outcome.chart is not None
+    for pid in pool.template_pids():
+        opened = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+        assert not [path for path in opened if path.endswith((".ttf", ".otf", ".afm"))]
 
 
 def test_the_figure_size_is_the_programs(sales) -> None:
@@ -77,7 +96,7 @@ def test_the_figure_size_is_the_programs(sales) -> None:
         "import matplotlib.pyplot as plt\nplt.figure(figsize=(3, 2), dpi=50)\n"
         "plt.plot([1, 2])\nresult = 1"
     )
-    assert png_size(pool.execute(code, workspace, "pandas").chart) == (150, 100)
+    assert png_size(draw(pool, workspace, code).chart) == (150, 100)
 
 
 def test_a_program_that_draws_nothing_returns_no_chart(sales) -> None:
@@ -90,12 +109,12 @@ def test_a_program_that_draws_nothing_returns_no_chart(sales) -> None:
 def test_a_closed_figure_is_not_returned(sales) -> None:
     pool, workspace = sales
     code = "import matplotlib.pyplot as plt\nplt.plot([1, 2])\nplt.close('all')\nresult = 1"
-    assert pool.execute(code, workspace, "pandas").chart is None
+    assert draw(pool, workspace, code).chart is None
 
 
 def test_a_figure_does_not_reach_the_next_run(sales) -> None:
     pool, workspace = sales
-    pool.execute("sales.plot()\nresult = 1", workspace, "pandas")
+    draw(pool, workspace, "sales.plot()\nresult = 1")
     assert pool.execute("result = 1", workspace, "pandas").chart is None
 
 
