@@ -37,6 +37,8 @@ class Candidate(BaseModel):
     error: AnswerError | None = None
     flagged: bool = False
     reasoning: str = ""
+    chart: str | None = Field(default=None, exclude=True)
+    """The figure the program drew (a base64 PNG); carried to the Answer only."""
 
 
 class TraceEvent(BaseModel):
@@ -85,6 +87,8 @@ class Answer(BaseModel):
     agreement: float | None = None
     program_cache: ProgramCacheRecord | None = None
     focus: list[GraphFocus] | None = None
+    chart: str | None = None
+    """The figure the answering program drew, as a base64 PNG (None: no figure)."""
     trace: list[TraceEvent] = Field(default_factory=list)
 
 

@@ -108,6 +108,8 @@ class Attempt(BaseModel):
     result: list[list[JsonValue]] | None = None
     columns: list[str] = Field(default_factory=list)
     total_rows: int | None = None
+    chart: str | None = None
+    """The figure the program drew, as a base64 PNG."""
     error: CodeFailure | None = None
     feedback: str | None = None
     program_cache: ProgramCacheRecord | None = None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from cli.charts import chart_option, check_chart_path, write_chart
 from cli.output import (
     EXIT_FAILED,
     check_output_is_not_a_source,
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
     envvar="PANDORA_ASK_TIMEOUT",
     help="Seconds the whole question may take (env PANDORA_ASK_TIMEOUT; default: no limit).",
 )
+@chart_option
 @source_options
 @json_option
 @reports_errors
@@ -86,6 +88,7 @@ def ask_command(
     output_path: str | None,
     save: bool,
     timeout_seconds: float | None,
+    chart_path: Path | None,
     plugin: str | None,
     source_name: str | None,
     kg: bool,
@@ -97,7 +100,8 @@ def ask_command(
     PANDORA_MODEL), else the local model of the `local` extra. Prints the
     answer's rows; with --json, the Answer object. While the LLM writes, a
     live line on stderr counts its tokens and seconds (replies are streamed
-    unless PANDORA_LLM_STREAM=0).
+    unless PANDORA_LLM_STREAM=0). With --chart FILE, the figure the
+    answering code drew is written to FILE as PNG.
     """
     from agent import AgentContext, ask
     from agent.llm_progress import reporting_calls
@@ -106,6 +110,7 @@ def ask_command(
     os.environ.setdefault("PANDORA_LLM_STREAM", "1")
 
     check_output_is_not_a_source(output_path, sources)
+    check_chart_path(chart_path)
     settings = {
         "demonstrations": demonstrations,
         "max_attempts": attempts,
@@ -132,6 +137,7 @@ def ask_command(
         )
     if output_path and answer.error is None:
         write_output(output_path, answer.columns, answer.answer)
+    write_chart(answer.chart, chart_path)
     if as_json:
         print_json(answer)
     else:

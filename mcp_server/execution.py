@@ -8,6 +8,7 @@ and at most `max_concurrent_runs` at once.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import anyio
@@ -35,9 +36,11 @@ async def run_program(
     workspace: Workspace,
     representation: str,
     focus: Focus | None = None,
+    on_chart: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Run `code` on `workspace` and return its capped rows; a failing program
-    raises `ProgramFailed` carrying the interpreter's error, its line and hints."""
+    raises `ProgramFailed` carrying the interpreter's error, its line and hints.
+    `on_chart` receives the figure the program drew (a base64 PNG), if any."""
     check_shows(workspace, representation)
     from plugins.executor import execute
 
@@ -67,6 +70,8 @@ async def run_program(
             other_sources=outside,
         )
         raise ProgramFailed(await anyio.to_thread.run_sync(explain))
+    if on_chart is not None and outcome.chart is not None:
+        on_chart(outcome.chart)
     rows = outcome.result or []
     capped = cap_rows(rows, settings.max_rows, settings.max_chars)
     return RunResult(

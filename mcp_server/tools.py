@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
+from mcp_types import CallToolResult, ImageContent, TextContent, ToolAnnotations
 
 from mcp_server.calls import add_tool, focus_for, loaded_state
 from mcp_server.caps import cap_rows
@@ -124,12 +124,24 @@ async def run_pandas(
     no network, no imports beyond pandas/numpy/math/re/datetime-like modules.
     Returns `columns`, `rows` (JSON values), `total_rows` and `truncated`. A failing
     program returns an error with the exception and its line: fix it and call again.
+    A program that draws (`album.plot.bar(...)`, matplotlib's pyplot) also returns
+    the figure as a PNG image.
     Example: run_pandas(code="result = album.groupby('genre').size()", sources=["music"]).
     """
     state = await loaded_state(ctx)
     workspace = state.catalog.workspace(sources)
     focus = focus_for(workspace, entities, hops, question)
-    return await run_program(state, code, workspace, "pandas", focus)
+    charts: list[str] = []
+    result = await run_program(state, code, workspace, "pandas", focus, on_chart=charts.append)
+    if not charts:
+        return result
+    return CallToolResult(  # type: ignore[return-value] - the same structured RunResult, and the image
+        content=[
+            TextContent(type="text", text=result.model_dump_json(indent=2)),
+            ImageContent(type="image", data=charts[0], mime_type="image/png"),
+        ],
+        structured_content=result.model_dump(mode="json"),
+    )
 
 
 async def run_networkx(

@@ -29,7 +29,7 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
         copied = current.model_copy(
             update={
                 field: getattr(earlier, field)
-                for field in ("executed", "result", "columns", "total_rows", "error")
+                for field in ("executed", "result", "columns", "total_rows", "chart", "error")
             }
         )
         trace = emit(runtime, "execute", "same_program", origin=current.origin)
@@ -52,6 +52,7 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
             "executed": True,
             "result": rows,
             "columns": list(run.columns or []),
+            "chart": getattr(run, "chart", None),
             "total_rows": total_rows if total_rows is not None or rows is None else len(rows),
             "error": error,
         }

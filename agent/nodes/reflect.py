@@ -122,6 +122,7 @@ def _candidate(
         error=_error_of(best),
         flagged=best.feedback is not None,
         reasoning=best.reasoning,
+        chart=best.chart,
     )
 
 

@@ -104,6 +104,7 @@ def _answer(
             code=winner.code,
             representation=winner.representation,
             program_cache=cached[-1].program_cache if winner.origin == "cache" else None,
+            chart=winner.chart,
             **common,
         )
     for candidate in reversed(candidates):

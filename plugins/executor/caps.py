@@ -14,6 +14,7 @@ import math
 import re
 from typing import Any
 
+from plugins.executor.charts import checked_chart
 from plugins.executor.models import Cell, CodeError, ExecutionResult, Limits
 from plugins.executor.results import valid_text
 from plugins.terminal_text import terminal_safe
@@ -47,6 +48,7 @@ def trusted_result(payload: bytes, limits: Limits, max_rows: int) -> ExecutionRe
         error=_error(message.get("error"), limits),
         stdout=stdout,
         elapsed_ms=_number(message.get("elapsed_ms")),
+        chart=_chart(message.get("chart"), limits),
     )
 
 
@@ -125,6 +127,13 @@ def _error(raw: Any, limits: Limits) -> CodeError | None:
         message=one_line(raw.get("message"), limits.max_message_chars) or "(no message)",
         line=line if _is_count(line) else None,
     )
+
+
+def _chart(value: Any, limits: Limits) -> str | None:
+    try:
+        return checked_chart(value, limits)
+    except ValueError as error:
+        raise MalformedResult(str(error)) from None
 
 
 def _text(value: Any, limit: int) -> str:

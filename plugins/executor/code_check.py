@@ -13,6 +13,7 @@ import string
 
 from plugins.executor.expression_check import ExpressionRefused, check_expression
 from plugins.executor.policy import (
+    DUNDER_BYTES,
     DUNDER_STRING,
     FORBIDDEN_NAMES,
     FORMAT_METHODS,
@@ -108,6 +109,8 @@ class _Checker(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and DUNDER_STRING.search(node.value):
             _reject("strings naming dunders are not allowed", node)
+        if isinstance(node.value, bytes) and DUNDER_BYTES.search(node.value):
+            _reject("bytes naming dunders are not allowed", node)
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
         for name in node.kwd_attrs:

@@ -3,9 +3,12 @@ network and native code, inside a worker process (never in the caller's).
 
 Readers of paths or URLs (`pd.read_csv("http://...")`, `nx.read_edgelist`),
 writers (`df.to_csv("out.csv")`, `np.save`), pickle loaders, `np.ctypeslib`,
-`np.f2py`, and expression engines whose `@name` lookups reach modules
-(`df.query("@pd.io.common.os...")`) are replaced by functions that raise
-SandboxViolation, or wrapped so that only harmless uses pass.
+`np.f2py`, expression engines whose `@name` lookups reach modules
+(`df.query("@pd.io.common.os...")`), `typing`'s evaluators of annotations
+(they evaluate a string with the real builtins, in any module's globals) and
+pandas' plotting-backend lookup (it imports the module an option names) are
+replaced by functions that raise SandboxViolation, or wrapped so that only
+harmless uses pass.
 """
 
 from __future__ import annotations
@@ -35,8 +38,11 @@ CLOSED_FUNCTIONS = {
         "DataSource",
     ),
     "pandas": ("eval",),
+    "typing": ("get_type_hints", "get_overloads", "_eval_type"),
 }
-"""Module attributes closed outright."""
+"""Module attributes closed outright. `typing`'s are closed in the module
+itself, so that library code calling them for a program (functools'
+`singledispatch.register`) is refused too."""
 
 CLOSED_PREFIXES = {"pandas": ("read_",), "networkx": ("read_", "write_", "generate_")}
 """Module attributes closed by name prefix (readers and writers)."""
@@ -45,8 +51,8 @@ CLOSED_PREFIXES = {"pandas": ("read_",), "networkx": ("read_", "write_", "genera
 WRITERS_WITHOUT_PATH = ("to_csv", "to_json", "to_html", "to_latex", "to_markdown", "to_xml")
 """pandas writers that return text when given no path or buffer: allowed then."""
 
-PLOTTING_METHODS = ("plot", "hist", "boxplot")
-"""Plotting imports the backend a pandas option names: closed outright."""
+PLOTTING_BACKEND = "matplotlib"
+"""The only plotting backend pandas may use (`plotting.backend`, `backend=`)."""
 
 NAME_LOOKUP_METHODS = ("agg", "aggregate", "apply", "transform", "pipe")
 """Methods that look a function up by name when given a string."""
@@ -68,9 +74,13 @@ def close_library_doors() -> list[str]:
         if module is not None:
             for name in [n for n in dir(module) if n.startswith(prefixes)]:
                 closed.append(_close(module, name, f"{module_name}.{name}"))
+    typing_module = sys.modules.get("typing")
+    if typing_module is not None:
+        closed.append(_close_forward_reference_evaluation(typing_module))
     pandas = sys.modules.get("pandas")
     if pandas is not None:
         closed += _close_pandas_methods(pandas)
+        closed.append(_lock_plotting_backend())
     return closed
 
 
@@ -89,17 +99,46 @@ def _refuser(label: str) -> Callable[..., Any]:
     return refuse
 
 
+def _close_forward_reference_evaluation(typing_module: Any) -> str:
+    """`ForwardRef._evaluate` runs its string in the module it names (`module="os"`)."""
+    refuse = _refuser("typing.ForwardRef evaluation")
+    typing_module.ForwardRef._evaluate = lambda self, *args, **kwargs: refuse()
+    return "typing.ForwardRef._evaluate"
+
+
+def _lock_plotting_backend() -> str:
+    """pandas imports the module `plotting.backend` (or `backend=`) names, at
+    `set_option` and at each plot: only matplotlib passes, whatever is asked."""
+    from pandas.plotting import _core
+
+    find_backend = _core._get_plot_backend
+
+    @functools.wraps(find_backend)
+    def matplotlib_only(backend: str | None = None) -> Any:
+        if backend not in (None, PLOTTING_BACKEND):
+            raise SandboxViolation(
+                f"the plotting backend {backend!r} is closed: only {PLOTTING_BACKEND} draws"
+            )
+        return find_backend(PLOTTING_BACKEND)
+
+    _core._get_plot_backend = matplotlib_only
+    return "pandas.plotting._core._get_plot_backend(matplotlib only)"
+
+
 def _close_pandas_methods(pandas: Any) -> list[str]:
     closed: list[str] = []
     for cls in (pandas.DataFrame, pandas.Series):
         label = f"pandas.{cls.__name__}"
-        for name in (*PANDAS_WRITERS_ALWAYS_CLOSED, *PLOTTING_METHODS):
+        for name in PANDAS_WRITERS_ALWAYS_CLOSED:
             if hasattr(cls, name):
                 closed.append(_close(cls, name, f"{label}.{name}"))
         for name in WRITERS_WITHOUT_PATH:
             if hasattr(cls, name):
                 setattr(cls, name, _text_only(getattr(cls, name), f"{label}.{name}"))
                 closed.append(f"{label}.{name}(path)")
+    # a Styler takes templates and format strings that walk attributes of cells
+    pandas.DataFrame.style = property(_refuser("pandas.DataFrame.style"))
+    closed.append("pandas.DataFrame.style")
     for name in ("query", "eval"):
         method = getattr(pandas.DataFrame, name)
         checked = _checked_expression(method, f"pandas.DataFrame.{name}", name == "query")

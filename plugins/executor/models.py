@@ -36,6 +36,9 @@ class ExecutionResult(BaseModel):
     error: CodeError | None = None
     stdout: str = ""
     elapsed_ms: float = 0.0
+    chart: str | None = None
+    """The figure the program drew last (matplotlib, Agg), as a base64 PNG of
+    at most `Limits.max_chart_bytes`; None when it drew none."""
 
 
 class Limits(BaseModel):
@@ -54,12 +57,15 @@ class Limits(BaseModel):
     max_stdout_chars: int = Field(default=20_000, description="characters of printed output kept")
     max_message_chars: int = Field(default=1_000, description="characters of an error message")
     max_type_chars: int = Field(default=100, description="characters of an error type name")
+    max_chart_bytes: int = Field(default=2_000_000, description="bytes of a chart's PNG")
+    max_chart_pixels: int = Field(default=4_000_000, description="pixels of a chart drawn")
 
     @property
     def max_result_bytes(self) -> int:
         """The most a child may write on its result channel: every kept character
         at its longest JSON form (a 6-byte escape), plus room for the separators
         of cells and column names (each counts as a cell) and the envelope.
+        A chart adds its PNG in base64 (4 characters per 3 bytes).
         The caller kills a child that writes more."""
         characters = (
             self.max_result_chars
@@ -67,7 +73,7 @@ class Limits(BaseModel):
             + self.max_message_chars
             + self.max_type_chars
         )
-        return 6 * characters + 16 * self.max_cells + 65_536
+        return 6 * characters + 16 * self.max_cells + 4 * self.max_chart_bytes // 3 + 65_536
 
 
 class SourceRef(BaseModel):

@@ -36,6 +36,7 @@ ALLOWED_MODULES = frozenset(
         "copy",
         "dateutil",
         "zoneinfo",
+        "matplotlib",
     }
 )
 """Top-level modules a program may import (their submodules too)."""
@@ -44,13 +45,37 @@ CLOSED_MODULES = (
     "pandas.core.computation",
     "pandas.plotting",
     "pandas.io",
+    "pandas.compat",
     "numpy.lib.stride_tricks",
     "numpy.lib._stride_tricks_impl",
+    *(
+        f"matplotlib.{name}"
+        for name in (
+            "backends",
+            "backend_bases",
+            "backend_managers",
+            "backend_tools",
+            "font_manager",
+            "ft2font",
+            "textpath",
+            "style",
+            "image",
+            "animation",
+            "testing",
+            "sphinxext",
+            "texmanager",
+            "dviread",
+            "cbook",
+            "pylab",
+        )
+    ),
 )
 """Submodules of allowed packages that stay closed: pandas' expression engine
 (it resolves names on its own), its plotting backends (an option names a
-module to import), its readers and writers, and numpy's stride tricks (views
-that reach memory outside an array)."""
+module to import), its readers and writers, its compatibility helpers (an
+unpickler of bytes), numpy's stride tricks (views that reach memory
+outside an array), and matplotlib's backends, fonts, styles, images,
+animations (they import modules by name, read files or start programs)."""
 
 FORBIDDEN_NAMES = frozenset(
     {
@@ -172,6 +197,9 @@ and every private or dunder attribute."""
 
 DUNDER_STRING = re.compile(r"__\w+__")
 """A string constant naming a dunder (`df.agg("__class__")` looks it up)."""
+
+DUNDER_BYTES = re.compile(rb"__\w+__")
+"""The same in a bytes constant (a pickle names `__builtin__`, `bytes.decode` makes a name)."""
 
 
 def attribute_is_closed(name: str) -> bool:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from plugins.errors import BadInputError
 from plugins.executor.caps import MalformedResult, failure, trusted_result
+from plugins.executor.charts import may_draw
 from plugins.executor.errors import WorkerStartError
 from plugins.executor.lockdown import LockdownReport
 from plugins.executor.messages import ChannelClosed, receive_message, send_message
@@ -50,10 +51,12 @@ TEMPLATE_DIED = "the executor's template process died; it is replaced"
 @dataclass
 class SpareHandle:
     """The caller's end of a channel to a template's child that waits for one
-    request; `namespaces` are the foci it can serve (JSON form)."""
+    request; `namespaces` are the foci it can serve (JSON form), `can_draw`
+    whether it can draw charts (matplotlib prepared, or nothing to prepare)."""
 
     channel: socket.socket
     namespaces: list[dict | None]
+    can_draw: bool
 
 
 class SpareRefused(Exception):
@@ -104,14 +107,15 @@ class Template:
 
     def _run(self, request: RunRequest) -> ExecutionResult:
         started = time.perf_counter()
-        deadline = time.monotonic() + request.timeout_seconds + GRACE_SECONDS
         try:
-            spare = self._spare_for(request.focus)
+            spare = self._spare_for(request.focus, may_draw(request.code))
         except ChannelClosed:
             self.kill()
             return failure("WorkerCrashed", TEMPLATE_DIED, _ms(started))
         except SpareRefused as refused:
             return failure(refused.error_type, str(refused), _ms(started))
+        # the timeout is the program's: building a namespace or preparing charts is not in it
+        deadline = time.monotonic() + request.timeout_seconds + GRACE_SECONDS
         read_end, write_end = os.pipe()
         try:
             with contextlib.suppress(ChannelClosed):  # a dead spare leaves the pipe empty
@@ -133,15 +137,16 @@ class Template:
             os.close(read_end)
         return self._outcome(request, reading.data, reading.ending, status["status"], started)
 
-    def _spare_for(self, focus: FocusRef | None) -> SpareHandle:
-        """The template's next child, ready for `focus` (asking for a new one
-        when the namespace of `focus` did not exist when it was forked)."""
+    def _spare_for(self, focus: FocusRef | None, draws: bool) -> SpareHandle:
+        """The template's next child, ready for `focus` and, when the program
+        `draws`, for charts (asking for a new one when the namespace of `focus`
+        or matplotlib was not there when it was forked)."""
         spare = self._receive_spare()
         wanted = focus.model_dump(mode="json") if focus else None
-        if wanted in spare.namespaces:
+        if wanted in spare.namespaces and (spare.can_draw or not draws):
             return spare
         spare.channel.close()
-        send_message(self.control, {"prepare": wanted})
+        send_message(self.control, {"prepare": wanted, "charts": draws})
         return self._receive_spare()
 
     def _receive_spare(self) -> SpareHandle:
@@ -150,7 +155,10 @@ class Template:
             refused = message["refused"]
             raise SpareRefused(str(refused["type"]), str(refused["message"]))
         (descriptor,) = fds
-        return SpareHandle(socket.socket(fileno=descriptor), message["spare"]["namespaces"])
+        described = message["spare"]
+        return SpareHandle(
+            socket.socket(fileno=descriptor), described["namespaces"], described["can_draw"]
+        )
 
     def _outcome(
         self, request: RunRequest, data: bytes, ending: Ending, status: dict, started: float

@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import Any
 
 from plugins.executor.caps import identifier, one_line
+from plugins.executor.charts import current_chart
 from plugins.executor.code_check import FILENAME, CodeRejected, check_code
 from plugins.executor.models import CodeError, ExecutionResult, Limits, RunRequest
 from plugins.executor.results import json_cell, normalise, valid_text
@@ -68,11 +69,12 @@ def run_program(
         scope = dict(namespace)
         scope["__builtins__"] = make_builtins()
         scope["__name__"] = "pandora_program"
-        tripwire.arm()
+        tripwire.arm(compiled)
         try:
             with redirect_stdout(stdout):
                 exec(compiled, scope)
                 table = normalise(_answer(scope), limits, max_rows)
+                chart = current_chart(limits)
         finally:
             tripped = tripwire.disarm()
         if tripped:
@@ -80,6 +82,7 @@ def run_program(
         else:
             outcome.result, outcome.columns = table.rows, table.columns
             outcome.total_rows, outcome.truncated = table.total_rows, table.truncated
+            outcome.chart = chart
     except CodeRejected as rejected:
         outcome.error = _error("CodeRejected", rejected, rejected.line, limits)
     except SyntaxError as syntax:

@@ -5,9 +5,12 @@ Refused with EPERM: running programs (execve), creating processes (fork,
 vfork, clone without CLONE_THREAD; clone3 answers ENOSYS so the C library
 falls back to clone, whose flags can be checked), sockets, opening files for
 writing or creating them, changing the file system, changing resource limits,
-tracing other processes, io_uring (which would bypass the filter) and the
-other kernel interfaces a data program never needs. Threads stay allowed:
-numpy and pyarrow use them.
+tracing other processes, io_uring (which would bypass the filter), kernel
+objects that outlive the process (System V shared memory, message queues and
+semaphores, POSIX message queues), changing the priority, scheduling or I/O
+priority of any process (the template's, the caller's, the user's), signals
+queued to other processes, and the other kernel interfaces a data program
+never needs. Threads stay allowed: numpy and pyarrow use them.
 """
 
 from __future__ import annotations
@@ -44,6 +47,41 @@ REFUSED_SYSCALLS = (
     "unshare",
     "setns",
     "personality",
+    "tkill",
+    "rt_sigqueueinfo",
+    "rt_tgsigqueueinfo",
+    "kcmp",
+    "process_madvise",
+    "process_mrelease",
+    "migrate_pages",
+    "move_pages",
+    # priorities and scheduling (of this process or any other of the user's)
+    "setpriority",
+    "sched_setscheduler",
+    "sched_setparam",
+    "sched_setattr",
+    "sched_setaffinity",
+    "ioprio_set",
+    # kernel objects that outlive the process (System V and POSIX IPC)
+    "ipc",
+    "shmget",
+    "shmat",
+    "shmctl",
+    "shmdt",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "mq_open",
+    "mq_unlink",
+    "mq_timedsend",
+    "mq_timedreceive",
+    "mq_notify",
+    "mq_getsetattr",
     # network
     "socket",
     "socketpair",
@@ -126,6 +164,17 @@ REFUSED_SYSCALLS = (
     "sethostname",
     "setdomainname",
     "fanotify_init",
+    "syslog",
+    "iopl",
+    "ioperm",
+    "uselib",
+    "vhangup",
+    "clock_adjtime",
+    "quotactl_fd",
+    "fsconfig",
+    "modify_ldt",
+    "sysfs",
+    "lookup_dcookie",
 )
 
 

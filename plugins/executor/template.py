@@ -10,8 +10,10 @@ the caller's but its control socket.
 Messages on that socket (see `messages.py`):
 
     caller -> {"spec": WorkerSpec}      template -> {"ready": true, "lockdown": report}
-                                        template -> {"spare": {"namespaces"}} + channel
-    caller -> {"prepare": focus}        (the spare lacks that focus' namespace)
+                                        template -> {"spare": {"namespaces", "can_draw"}} + channel
+    caller -> {"prepare": focus, "charts": bool}
+                                        (the spare lacks that focus' namespace, or
+                                        matplotlib for a program that may draw)
                                         template -> [{"refused": error}] {"spare"} + channel
     caller -> {"finish": true, "status": bool}
                                         template -> [{"status": {"exit", "signal"}}] {"spare"}
@@ -43,6 +45,7 @@ import numpy as np
 import pandas as pd
 
 from plugins import Focus, Workspace, get_registry, load_source
+from plugins.executor.charts import prepare_charts
 from plugins.executor.child import serve_one_run
 from plugins.executor.library_doors import close_library_doors
 from plugins.executor.lockdown import LockdownReport, prepare_lockdown
@@ -94,6 +97,7 @@ class TemplateSession:
             run_query(self.workspace, "SELECT 1")  # tables copied, connections opened, here
         else:
             self.prepare_namespace(None)
+        self.can_draw = self.language == "sql"  # SQL never draws: nothing to prepare
         close_library_doors()
         self.lockdown = prepare_lockdown(_readable_files(sources))
         self.tripwire = Tripwire()
@@ -152,6 +156,14 @@ class TemplateSession:
         self.namespaces[focus] = {name: guard_value(v, name) for name, v in raw.items()}
         gc.freeze()
 
+    def prepare_drawing(self) -> None:
+        """Import matplotlib and close its doors, once, when a program first
+        may draw (it costs about a second, which other programs never pay)."""
+        if not self.can_draw:
+            prepare_charts()
+            gc.freeze()
+            self.can_draw = True
+
     def fork_spare(self) -> Spare:
         """Fork the child that will run the next request: it locks itself
         down and waits for the request on a channel of its own."""
@@ -161,7 +173,7 @@ class TemplateSession:
             caller_end.close()
             serve_one_run(self, child_end)
         child_end.close()
-        return Spare(pid, caller_end, frozenset(self.namespaces))
+        return Spare(pid, caller_end, frozenset(self.namespaces), self.can_draw)
 
     def probe_lockdown(self) -> LockdownReport:
         """Fork one child that only applies the lockdown, and read what held."""
@@ -192,11 +204,14 @@ class Spare:
     caller_end: socket.socket
     namespaces: frozenset[FocusRef | None]
     """The namespaces that existed when it was forked: the ones it can serve."""
+    can_draw: bool
+    """Whether matplotlib was prepared when it was forked (always, for SQL)."""
 
     def hand_over(self, control: socket.socket) -> None:
         """Send the caller its end of the channel (the template keeps none)."""
         foci = [focus.model_dump(mode="json") if focus else None for focus in self.namespaces]
-        send_message(control, {"spare": {"namespaces": foci}}, (self.caller_end.fileno(),))
+        described = {"namespaces": foci, "can_draw": self.can_draw}
+        send_message(control, {"spare": described}, (self.caller_end.fileno(),))
         self.caller_end.close()
 
 
@@ -249,6 +264,8 @@ def _answer(
         ended.end(spare.pid)
         try:
             session.prepare_namespace(focus)
+            if message.get("charts"):
+                session.prepare_drawing()
         except Exception as error:  # a focus the representation cannot build: no run
             refused = {"type": type(error).__name__, "message": str(error)}
             send_message(control, {"refused": refused})

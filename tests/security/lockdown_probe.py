@@ -5,11 +5,14 @@ which copies it beside a `.env` canary and runs it from there."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import resource
 import socket
 import sys
+
+import pyseccomp
 
 from plugins.executor.lockdown import lock_down
 from plugins.executor.models import Limits
@@ -22,6 +25,70 @@ def attempt(action) -> str:
     except (OSError, MemoryError, ValueError) as error:
         return type(error).__name__
     return "allowed"
+
+
+LIBC = ctypes.CDLL(None, use_errno=True)
+IPC_PRIVATE = 0
+IPC_CREAT = 0o1000
+IPC_RMID = 0
+IOPRIO_WHO_PROCESS = 1
+
+
+def checked(result: int) -> int:
+    """A libc or syscall result, or the OSError its errno names."""
+    if result == -1:
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+    return result
+
+
+def create_then_remove(create, remove) -> None:
+    """Create a kernel object; if the kernel allowed it, remove it again so
+    that a failing run of this probe leaves nothing behind."""
+    identifier = checked(create())
+    remove(identifier)
+
+
+def shared_memory() -> None:
+    create_then_remove(
+        lambda: LIBC.shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0o600),
+        lambda found: LIBC.shmctl(found, IPC_RMID, None),
+    )
+
+
+def message_queue() -> None:
+    create_then_remove(
+        lambda: LIBC.msgget(IPC_PRIVATE, IPC_CREAT | 0o600),
+        lambda found: LIBC.msgctl(found, IPC_RMID, None),
+    )
+
+
+def semaphore() -> None:
+    create_then_remove(
+        lambda: LIBC.semget(IPC_PRIVATE, 1, IPC_CREAT | 0o600),
+        lambda found: LIBC.semctl(found, 0, IPC_RMID),
+    )
+
+
+def posix_message_queue() -> None:
+    name = f"/pandora-probe-{os.getpid()}".encode()
+    create_then_remove(
+        lambda: LIBC.mq_open(name, os.O_RDONLY | os.O_CREAT, 0o600, None),
+        lambda found: LIBC.mq_unlink(name),
+    )
+
+
+def renice(pid: int) -> None:
+    """Set a process's nice value to what it is (the call itself is the test)."""
+    os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, pid))
+
+
+def io_priority(pid: int) -> None:
+    """Set a process's I/O priority to what it is."""
+    arch = pyseccomp.system_arch()
+    get, set_ = (pyseccomp.resolve_syscall(arch, name) for name in ("ioprio_get", "ioprio_set"))
+    current = checked(LIBC.syscall(get, IOPRIO_WHO_PROCESS, pid))
+    checked(LIBC.syscall(set_, IOPRIO_WHO_PROCESS, pid, current))
 
 
 def main() -> None:
@@ -51,6 +118,20 @@ def main() -> None:
             lambda: resource.setrlimit(resource.RLIMIT_AS, (resource.RLIM_INFINITY,) * 2)
         ),
         "memory": attempt(lambda: bytearray(512 * 1024 * 1024)),
+        "sysv_shared_memory": attempt(shared_memory),
+        "sysv_message_queue": attempt(message_queue),
+        "sysv_semaphore": attempt(semaphore),
+        "posix_message_queue": attempt(posix_message_queue),
+        "renice_caller": attempt(lambda: renice(os.getppid())),
+        "renice_self": attempt(lambda: renice(0)),
+        "schedule_caller": attempt(
+            lambda: os.sched_setaffinity(os.getppid(), os.sched_getaffinity(os.getppid()))
+        ),
+        "scheduler_policy": attempt(
+            lambda: os.sched_setscheduler(0, os.sched_getscheduler(0), os.sched_param(0))
+        ),
+        "scheduler_parameters": attempt(lambda: os.sched_setparam(0, os.sched_param(0))),
+        "io_priority_caller": attempt(lambda: io_priority(os.getppid())),
         "thread": "allowed" if _thread_works() else "refused",
     }
     print(json.dumps({"report": report.model_dump(), "outcomes": outcomes}))

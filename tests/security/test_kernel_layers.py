@@ -61,6 +61,16 @@ def test_every_layer_is_active_on_this_machine(probe: dict) -> None:
         "list_working_directory",
         "raise_rlimit",
         "memory",
+        "sysv_shared_memory",
+        "sysv_message_queue",
+        "sysv_semaphore",
+        "posix_message_queue",
+        "renice_caller",
+        "renice_self",
+        "schedule_caller",
+        "scheduler_policy",
+        "scheduler_parameters",
+        "io_priority_caller",
     ],
 )
 def test_the_kernel_refuses(probe: dict, operation: str) -> None:

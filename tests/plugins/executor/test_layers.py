@@ -79,3 +79,44 @@ def test_values_render_as_documented() -> None:
     assert normalise({2, 1}, Limits()).rows == [[1], [2]]
     capped = normalise(list(range(20)), Limits(max_rows=5))
     assert capped.truncated and len(capped.rows) == 5
+
+
+def test_tripwire_refuses_unpickling_and_compiling_other_code() -> None:
+    import ast
+    import collections
+    import pickle
+
+    from plugins.executor.tripwire import Tripwire
+
+    tripwire = Tripwire()
+    program = compile("result = 1", "<pandora-code>", "exec")
+    tripwire.arm(program)
+    try:
+        exec(program, {})
+        ast.parse("a + 1")
+        collections.namedtuple("Pair", "name age")
+        with pytest.raises(SandboxViolation):
+            pickle.loads(b"cbuiltins\ngetattr\n.")
+        with pytest.raises(SandboxViolation):
+            compile("1 + 1", "<string>", "eval")
+    finally:
+        tripped = tripwire.disarm()
+    assert tripped.startswith("compile of code other than the program is not allowed")
+    assert pickle.loads(pickle.dumps([1, "a"])) == [1, "a"]
+
+
+def test_tripwire_refuses_matplotlib_where_charts_were_not_prepared() -> None:
+    import importlib
+    import sys
+
+    from plugins.executor.charts import drawing_prepared
+    from plugins.executor.tripwire import Tripwire
+
+    assert not drawing_prepared() and "matplotlib.sankey" not in sys.modules
+    tripwire = Tripwire()
+    tripwire.arm()
+    try:
+        with pytest.raises(SandboxViolation, match="not prepared"):
+            importlib.import_module("matplotlib.sankey")
+    finally:
+        tripwire.disarm()
