@@ -228,9 +228,18 @@ def _environment_proxy(base_url: str | None) -> str | None:
     return urllib.request.getproxies().get(parts.scheme)
 
 
-MALFORMED_REPLY_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError)
+MALFORMED_REPLY_ERRORS = (
+    ValueError,
+    TypeError,
+    KeyError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+)
 """What reading a reply that is not the OpenAI shape (a body that is no JSON,
-a `usage` that holds no numbers) raises in the OpenAI and LangChain clients."""
+a `usage` that holds no numbers, a stream with no completion in it: the
+OpenAI client's stream helper asserts) raises in the OpenAI and LangChain
+clients."""
 
 
 def failure_reason(error: BaseException) -> str:

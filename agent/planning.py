@@ -46,9 +46,21 @@ def choose_routes(
     routes = [
         (name, "default")
         for name in preference
-        if name in registry.representations and kinds <= set(registry.representation(name).kinds)
+        if name in registry.representations
+        and kinds <= set(registry.representation(name).kinds)
+        and _can_show(name, workspace)
     ]
     return routes or [("pandas", "default")]
+
+
+def _can_show(representation: str, workspace: Workspace) -> bool:
+    """Whether `representation` can show this mix of sources (SQL runs on one
+    database, or on flat tables only: not on a database and a CSV together)."""
+    try:
+        get_registry().representation(representation).schema_items(workspace)
+    except BadInputError:
+        return False
+    return True
 
 
 def kg_focus(

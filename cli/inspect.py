@@ -18,7 +18,6 @@ from cli.output import json_option, print_json, reports_errors, terminal_safe
 from cli.sources import focus_of, focus_options, open_workspace, source_options
 from plugins import Box, Source, Workspace, get_registry
 from plugins.errors import BadInputError
-from plugins.knowledge_graph.focus_report import workspace_focus
 from plugins.pandas_box import workspace_boxes
 
 if TYPE_CHECKING:
@@ -65,7 +64,7 @@ def inspect_command(
                 f"not {source.kind}"
             )
     focus = focus_of(entities, question, hops)
-    linked = workspace_focus(workspace, focus)
+    linked = _linked(workspace, focus)
     unfocused = [s for s in workspace.sources if s.kind == "kg" and focus is None]
     shown_sources = Workspace.of(s for s in workspace.sources if s not in unfocused)
     boxes = workspace_boxes(shown_sources, focus)
@@ -117,3 +116,12 @@ def overview_text(overview: KnowledgeGraphOverview) -> str:
     lines.append(f"# relations: {predicates}")
     lines.append("# pass --entities or --question to see the BOXes of the subgraph around them")
     return "\n".join(lines)
+
+
+def _linked(workspace: Workspace, focus: Any) -> list[Any]:
+    """What the focus linked in each KG; nothing to import without a KG."""
+    if not any(source.kind == "kg" for source in workspace.sources):
+        return []
+    from plugins.knowledge_graph.focus_report import workspace_focus
+
+    return workspace_focus(workspace, focus)

@@ -64,10 +64,14 @@ def detect_encoding(path: Path) -> str:
             pass
     from charset_normalizer import from_bytes  # only files that are not UTF-8 pay for it
 
-    best = from_bytes(data).best()
-    if best is None:
+    matches = list(from_bytes(data))
+    if b"\x00" not in data:
+        # ASCII delimiters and line breaks are NUL-padded in UTF-16/32: without
+        # a single NUL byte the file cannot be either, however short it is.
+        matches = [m for m in matches if not m.encoding.startswith(("utf_16", "utf_32"))]
+    if not matches:
         raise BadInputError(f"{path}: text encoding not recognised; save the file as UTF-8")
-    return best.encoding
+    return matches[0].encoding
 
 
 def has_lone_non_ascii_bytes(data: bytes) -> bool:

@@ -18,7 +18,8 @@ from typing import Any
 from agent.local_model.sharing import ServerRecord
 from tests.fake_openai import FakeOpenAIServer, _handler
 
-COUNT_ALBUMS = "```python\nresult = len(album)\n```"
+COUNT_ALBUMS = "```sql\nSELECT COUNT(*) FROM album\n```\n```python\nresult = len(album)\n```"
+"""One reply for either route the local model's defaults take (SQL or pandas)."""
 
 
 def serve(record: ServerRecord) -> Any:

@@ -47,8 +47,10 @@ def test_ask_json_prints_exactly_the_answer_object(llm, pandora, examples):
         "candidates",
         "votes",
         "agreement",
+        "program_cache",
         "trace",
         "focus",
+        "chart",
     }
     assert answer["focus"] is None  # no knowledge graph
     assert answer["answer"] == music_query("SELECT COUNT(*) FROM album")
@@ -93,8 +95,8 @@ def test_a_question_that_could_not_be_answered_exits_1_with_the_reason(llm, pand
             env=llm_env(server),
         )
     assert run.exit_code == 1
-    assert run.json["error"]["type"] == "KeyError" and run.json["attempts"] == 2
-    assert run.stderr.strip().splitlines()[-1].startswith("pandora: KeyError:")
+    assert run.json["error"]["type"] == "NotInData" and run.json["attempts"] == 2
+    assert run.stderr.strip().splitlines()[-1].startswith("pandora: NotInData:")
 
 
 def test_no_llm_configured_is_one_line_and_exit_2(pandora, examples):

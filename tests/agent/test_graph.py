@@ -177,7 +177,8 @@ def test_without_execution_guidance_the_first_failure_ends_the_run(llm, store, e
             context=AgentContext(store=store, execution_guidance=False),
         )
     assert len(server.requests) == 1
-    assert answer.error is not None and answer.error.type == "KeyError"
+    assert answer.error is not None and answer.error.type == "NotInData"
+    assert "'nope'" in answer.error.message
 
 
 def test_the_direct_answer_baseline_runs_no_code(llm, store, examples):
