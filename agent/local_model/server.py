@@ -86,18 +86,21 @@ class LocalServer:
         stop_server(self.record)
 
 
+BUSY_WINDOW_SECONDS = 0.3
+
+
 def fitted_threads() -> tuple[int, str | None]:
     """Threads for a new server: `PANDORA_LOCAL_THREADS`, else the cores
-    free now (cores less the load average, at least 1), and a warning when
-    the machine is too busy for the local model to be quick."""
+    free now (cores less those busy over the last moment, at least 1), and a
+    warning when the machine is too busy for the local model to be quick."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     cores = cores or 1
-    load = os.getloadavg()[0]
-    free = cores - load
+    busy = busy_cores(cores)
+    free = cores - busy
     warning = None
     if free < 1:
         warning = (
-            f"the machine is busy (load {load:.1f} on {cores} cores): "
+            f"the machine is busy ({busy:.1f} of {cores} cores in use): "
             "the local model will answer slowly"
         )
     text = os.environ.get("PANDORA_LOCAL_THREADS")
@@ -106,6 +109,30 @@ def fitted_threads() -> tuple[int, str | None]:
             raise LocalModelError(f"PANDORA_LOCAL_THREADS={text!r} must be a whole number >= 1")
         return int(text), warning
     return max(1, min(cores, int(free + 0.5))), warning
+
+
+def busy_cores(cores: int, window_seconds: float = BUSY_WINDOW_SECONDS) -> float:
+    """How many cores other work keeps busy now: measured from /proc/stat
+    over `window_seconds` (the load average trails by a minute: a test run
+    that just ended would still count), else the 1-minute load average."""
+    try:
+        first = _cpu_times()
+        time.sleep(window_seconds)
+        second = _cpu_times()
+    except (OSError, ValueError):
+        return os.getloadavg()[0]
+    total = sum(second) - sum(first)
+    idle = (second[3] + second[4]) - (first[3] + first[4])
+    return cores * (total - idle) / total if total > 0 else 0.0
+
+
+def _cpu_times() -> list[int]:
+    """The machine's CPU times (user, nice, system, idle, iowait, ...) in ticks."""
+    with open("/proc/stat") as stat:
+        fields = stat.readline().split()
+    if fields[0] != "cpu":
+        raise ValueError("no cpu line in /proc/stat")
+    return [int(field) for field in fields[1:8]]
 
 
 def context_tokens() -> int:

@@ -203,13 +203,15 @@ def test_a_runtime_folder_others_can_read_is_refused(standin, tmp_path, monkeypa
 
 
 def test_threads_fit_the_free_cores_and_a_busy_machine_is_said(monkeypatch):
-    from agent.local_model.server import fitted_threads
+    from agent.local_model import server
+    from agent.local_model.server import busy_cores, fitted_threads
 
     cores = len(os.sched_getaffinity(0))
+    assert 0.0 <= busy_cores(cores, 0.05) <= cores  # measured from /proc/stat
     monkeypatch.delenv("PANDORA_LOCAL_THREADS", raising=False)
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(server, "busy_cores", lambda cores: 0.0)
     assert fitted_threads() == (cores, None)
-    monkeypatch.setattr(os, "getloadavg", lambda: (cores + 2.0, 0.0, 0.0))
+    monkeypatch.setattr(server, "busy_cores", lambda cores: cores + 2.0)
     threads, warning = fitted_threads()
     assert threads == 1 and warning is not None and "busy" in warning
     monkeypatch.setenv("PANDORA_LOCAL_THREADS", "3")
