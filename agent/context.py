@@ -4,6 +4,7 @@ the live objects a run uses (workspace, chat model, event callback)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -136,6 +137,16 @@ class AgentContext:
         return self.reply_format or self.model_defaults().reply_format
 
     def example_value_count(self) -> int:
-        """Example values per field shown in the schema."""
-        chosen = self.example_values
-        return self.model_defaults().example_values if chosen is None else chosen
+        """Example values per field shown in the schema: as set, else
+        `PANDORA_EXAMPLE_VALUES` (0 keeps the data's values out of every
+        prompt), else the default of the model in use."""
+        if self.example_values is not None:
+            return self.example_values
+        text = os.environ.get("PANDORA_EXAMPLE_VALUES", "").strip()
+        if text:
+            from plugins.errors import BadInputError
+
+            if not text.isdigit():
+                raise BadInputError(f"PANDORA_EXAMPLE_VALUES={text!r} must be a whole number >= 0")
+            return int(text)
+        return self.model_defaults().example_values

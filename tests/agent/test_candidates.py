@@ -155,3 +155,20 @@ def test_a_name_of_a_table_the_program_did_not_join_is_not_called_missing(llm, v
     with llm(Step(fenced("SELECT name FROM album", "sql"))):
         answer = ask("Who made each album?", [str(examples / "music.sqlite")], context=one)
     assert answer.error is not None and answer.error.type != "NotInData"
+
+
+def test_example_rows_are_shown_and_the_off_switch_keeps_values_out(
+    llm, voting, examples, monkeypatch
+):
+    shown = dataclasses.replace(voting, candidates=1, example_values=None)
+    monkeypatch.setenv("PANDORA_EXAMPLE_VALUES", "2")
+    with llm(Step(fenced(COUNT_SQL, "sql"))) as server:
+        ask(QUESTION, [str(examples / "music.sqlite")], context=shown)
+    first_title = music_query("SELECT title FROM album LIMIT 1")[0][0]
+    assert "-- 2 example rows:" in server.prompts()[0]
+    assert first_title in server.prompts()[0]
+    monkeypatch.setenv("PANDORA_EXAMPLE_VALUES", "0")
+    with llm(Step(fenced(COUNT_SQL, "sql"))) as server:
+        ask(QUESTION, [str(examples / "music.sqlite")], context=shown)
+    assert "example rows:" not in server.prompts()[0]
+    assert first_title not in server.prompts()[0]
