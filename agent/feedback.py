@@ -163,7 +163,7 @@ def _error_feedback(attempt: Attempt, search: _Search) -> str:
         lines.append(f"The data is already loaded: use the BOX variables ({names}); read no file.")
     if error.type == "TypeError" and TEXT_ARITHMETIC.search(error.message):
         lines.extend(_numeric_text_hints(attempt.code, search))
-    missing = _missing_name(error.type, error.message)
+    missing = missing_name(error.type, error.message)
     if missing is not None:
         lines.extend(_did_you_mean(missing, attempt.code, search))
     else:
@@ -217,7 +217,8 @@ def _numeric_text_hints(code: str, search: _Search) -> list[str]:
     return hints
 
 
-def _missing_name(error_type: str, message: str) -> str | None:
+def missing_name(error_type: str, message: str) -> str | None:
+    """The unknown BOX, field, table or column an error complains about, or None."""
     for pattern in NAME_PATTERNS:
         match = pattern.search(message)
         if match:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.answer import AnswerError, Candidate
-from agent.feedback import NAME_PATTERNS
+from agent.feedback import missing_name
 from agent.repair.names import folded
 from plugins import Box
 
@@ -36,14 +36,3 @@ def not_in_data(candidates: Sequence[Candidate], boxes: Sequence[Box]) -> Answer
             "so the question may ask for something the data does not hold"
         ),
     )
-
-
-def missing_name(error_type: str, message: str) -> str | None:
-    """The unknown name an error complains about, or None."""
-    for pattern in NAME_PATTERNS:
-        match = pattern.search(message)
-        if match:
-            return match.group(1).split(".")[-1]
-    if error_type == "KeyError":
-        return message.strip().strip("\"'") or None
-    return None
