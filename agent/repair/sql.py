@@ -36,12 +36,38 @@ def repair_sql(code: str, message: str, boxes: list[Box], dialect: str) -> Repai
     if kind == "table":
         replacement = nearest_name(name, by_name)
         if replacement is None:
-            return None
+            return _drop_unused_join(tree, dialect, name)
         for table in tree.find_all(exp.Table):
             if table.name == name:
                 table.set("this", exp.to_identifier(replacement))
         return Repair(tree.sql(dialect=dialect), (f"table {name} -> {replacement}",))
     return _repair_column(tree, dialect, qualifier, name, by_name)
+
+
+def _drop_unused_join(tree: exp.Expression, dialect: str, name: str) -> Repair | None:
+    """The query without its join of the unknown table `name`, when nothing
+    but that join's own ON clause reads the table (small models join a
+    table they imagine, `JOIN genre ON album.genre_id = genre.genre_id`,
+    and then never use it)."""
+    joins = [
+        join
+        for join in tree.find_all(exp.Join)
+        if isinstance(join.this, exp.Table) and join.this.name == name
+    ]
+    if len(joins) != 1:
+        return None
+    join = joins[0]
+    alias = join.this.alias_or_name
+    inside = {id(column) for column in join.find_all(exp.Column)}
+    used = [
+        column
+        for column in tree.find_all(exp.Column)
+        if id(column) not in inside and column.table in (alias, name)
+    ]
+    if used:
+        return None
+    join.pop()
+    return Repair(tree.sql(dialect=dialect), (f"join of unknown table {name} dropped",))
 
 
 def _repair_column(

@@ -119,3 +119,22 @@ def test_a_name_the_program_assigns_itself_is_not_taken_for_a_box(music, boxes):
     error_type, message = failure(code, music, "pandas")
     assert error_type == "NameError"
     assert repair_program(code, "python", error_type, message, boxes, "") is None
+
+
+def test_a_join_of_an_imagined_table_used_nowhere_else_is_dropped(music, boxes):
+    query = (
+        "SELECT album.genre, AVG(album.price) FROM album "
+        "JOIN genre ON album.genre_id = genre.genre_id GROUP BY album.genre"
+    )
+    error_type, message = failure(query, music, "sql")
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None and repaired.changes == ("join of unknown table genre dropped",)
+    assert execute(repaired.code, music, "sql").result == sqlite_rows(
+        "SELECT genre, AVG(price) FROM album GROUP BY genre"
+    )
+
+
+def test_an_imagined_table_the_query_reads_is_left_to_the_llm(music, boxes):
+    query = "SELECT genre.name FROM album JOIN genre ON album.genre = genre.name"
+    error_type, message = failure(query, music, "sql")
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
