@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from agent.context import AgentContext
 from agent.events import context_of, emit
-from agent.state import AgentState, CodeFailure
+from agent.state import AgentState, Attempt, CodeFailure
 from agent.workspaces import workspace_of
 from plugins.executor import execute as execute_in_sandbox
 
@@ -81,7 +81,7 @@ def route_after_execute(state: AgentState) -> Literal["repair", "reflect"]:
     return "reflect"
 
 
-def _earlier_run(state: AgentState, code: str, representation: str) -> Any:
+def _earlier_run(state: AgentState, code: str, representation: str) -> Attempt | None:
     """The executed attempt of this question with the same program, if any."""
     for attempt in state["attempts"]:
         if attempt.executed and attempt.code == code and attempt.representation == representation:
