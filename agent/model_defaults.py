@@ -33,7 +33,9 @@ class ModelDefaults:
     """Representations to write candidates in, by prior (ties go to the first);
     those that cannot show the sources are skipped."""
     example_values: int
-    """Example values per field (or rows per table) shown in the schema."""
+    """Most example rows per table (SQL: a small database is then shown
+    whole, within a character budget) or values per field (pandas, at most
+    3) the schema shows."""
 
 
 PAPER_DEFAULTS = ModelDefaults(
@@ -53,7 +55,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     reply_format="fenced",
     candidates=4,
     routes=("sql",),
-    example_values=3,
+    example_values=20,
 )
 """The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""
 

@@ -65,6 +65,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="no-values", description="schema without example values", example_values=0
         ),
         Configuration(
+            name="few-rows",
+            description="3 example rows per table, small databases not shown whole",
+            example_values=3,
+        ),
+        Configuration(
             name="no-guidance",
             description="no execution guidance: the first program is final",
             max_attempts=1,
@@ -122,6 +127,7 @@ ABLATIONS = (
     "across-representations",
     "no-repair",
     "no-values",
+    "few-rows",
     "no-retrieval",
     "paper",
 )

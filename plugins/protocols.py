@@ -50,7 +50,8 @@ class Representation(Protocol):
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
     ) -> str:
         """The text the LLM sees for `workspace`: structure only unless
-        `values` asks for that many example values per field."""
+        `values` asks for up to that many example values per field (rows per
+        table), within the representation's own size budget."""
         ...
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:

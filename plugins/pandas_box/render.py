@@ -19,6 +19,9 @@ import pandas as pd
 from plugins.model import Box
 
 MAX_VALUE_CHARACTERS = 60
+MAX_VALUES_PER_FIELD = 3
+"""Distinct example values a field shows however many are asked for: a BOX
+lists values per field, so more of them would not make rows a model can read."""
 
 
 def render_box_schema(box: Box, values: int = 0) -> str:
@@ -57,7 +60,8 @@ def _comment(text: str) -> str:
 
 
 def _example_values(column: pd.Series, count: int) -> str:
-    shown = [_literal(value) for value in column.dropna().drop_duplicates().head(count)]
+    distinct = column.dropna().drop_duplicates().head(min(count, MAX_VALUES_PER_FIELD))
+    shown = [_literal(value) for value in distinct]
     return "".join(f"{text}, " for text in shown)
 
 

@@ -19,11 +19,21 @@ if TYPE_CHECKING:
 
 MAX_VALUE_CHARACTERS = 40
 QUERY_TIMEOUT_SECONDS = 5.0
+EXAMPLE_ROWS_CHARACTERS = 2400
+"""The most characters of example rows one schema shows, all tables together."""
+FEW_ROWS = 3
+"""Rows per table the schema keeps however many characters they take."""
 
 
 def ddl_with_example_rows(target: SqlTarget, rows: int) -> str:
-    """The target's DDL with up to `rows` example rows under each table (the
-    DDL alone when `rows` is 0)."""
+    """The target's DDL with up to `rows` rows under each table (the DDL alone
+    when `rows` is 0).
+
+    A small database is shown whole, so a small model reads how its data is
+    spelt as a direct answer would; when the rows would pass
+    EXAMPLE_ROWS_CHARACTERS, every table shows fewer of them (halving, down
+    to FEW_ROWS).
+    """
     ddl = target.render_ddl()
     if rows <= 0:
         return ddl
@@ -31,23 +41,39 @@ def ddl_with_example_rows(target: SqlTarget, rows: int) -> str:
     tables = [item.name for item in target.schema_items()]
     if len(statements) != len(tables):
         return ddl  # a statement split by a blank line inside a name: show no rows
+    fetched = {table: _first_rows(target, table, rows + 1) for table in tables}
+    floor = min(rows, FEW_ROWS)
+    shown = rows
+    while shown > floor and _characters(fetched, shown) > EXAMPLE_ROWS_CHARACTERS:
+        shown = max(floor, shown // 2)
     blocks = []
     for statement, table in zip(statements, tables, strict=True):
-        examples = example_rows_comment(target, table, rows)
+        examples = _rows_comment(fetched[table], shown)
         blocks.append(f"{statement}\n{examples}" if examples else statement)
     return "\n\n".join(blocks)
 
 
-def example_rows_comment(target: SqlTarget, table: str, rows: int) -> str:
-    """Comment lines with the first `rows` rows of `table` ('' when it has none)."""
+def _first_rows(target: SqlTarget, table: str, rows: int) -> list[str]:
+    """The first `rows` rows of `table`, each written as a tuple of SQL literals."""
     with target.cursor(QUERY_TIMEOUT_SECONDS) as cursor:
         cursor.execute(f"SELECT * FROM {quote_identifier(table)} LIMIT {int(rows)}")
         fetched = cursor.fetchall()
+    return ["(" + ", ".join(sql_literal(value) for value in row) + ")" for row in fetched]
+
+
+def _characters(fetched: dict[str, list[str]], shown: int) -> int:
+    """Characters the rows take when every table shows at most `shown` of them."""
+    return sum(len(row) + 4 for rows in fetched.values() for row in rows[:shown])
+
+
+def _rows_comment(fetched: list[str], shown: int) -> str:
+    """Comment lines with `shown` of the fetched rows; `fetched` holds one row
+    more than was asked, so fewer rows than that means the table is whole."""
     if not fetched:
         return ""
-    lines = [f"-- {len(fetched)} example rows:"]
-    lines += ["-- (" + ", ".join(sql_literal(value) for value in row) + ")" for row in fetched]
-    return "\n".join(lines)
+    whole = len(fetched) <= shown
+    heading = f"-- all {len(fetched)} rows:" if whole else f"-- {shown} example rows:"
+    return "\n".join([heading] + [f"-- {row}" for row in fetched[:shown]])
 
 
 def sql_literal(value: Any) -> str:
