@@ -9,6 +9,7 @@ from sqlglot import exp
 
 from agent.repair import Repair
 from agent.repair.names import folded, nearest_name
+from agent.repair.sql_quoting import quote_bare_names
 from plugins import Box
 
 MISSING_PATTERNS = (
@@ -22,8 +23,12 @@ MISSING_PATTERNS = (
 
 
 def repair_sql(code: str, message: str, boxes: list[Box], dialect: str) -> Repair | None:
-    """`code` with the table or column `message` names replaced by the one
-    nearest of the schema, or None when that is not clear."""
+    """`code` with names the schema has written bare put in quotes, else with
+    the table or column `message` names replaced by the one nearest of the
+    schema, or None when that is not clear."""
+    quoted_code, quoted = quote_bare_names(code, boxes)
+    if quoted:
+        return Repair(quoted_code, tuple(f"quoted {name}" for name in quoted))
     missing = _missing(message)
     if missing is None:
         return None
