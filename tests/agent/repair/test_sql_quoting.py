@@ -45,15 +45,13 @@ def test_the_longest_name_is_quoted_whole_and_other_case_takes_the_schema_spelli
     code, quoted = quote_bare_names(
         "SELECT Area, area (KM²) FROM governorates WHERE low GRADE = 'PK'", boxes
     )
-    assert code == (
-        'SELECT Area, "Area (km²)" FROM governorates WHERE "Low grade" = \'PK\''
-    )
+    assert code == ('SELECT Area, "Area (km²)" FROM governorates WHERE "Low grade" = \'PK\'')
     assert set(quoted) == {"Area (km²)", "Low grade"}
 
 
 def test_names_inside_literals_and_quotes_are_left_alone(boxes):
     query = (
-        "SELECT \"Area (km²)\", [Low grade] FROM governorates "
+        'SELECT "Area (km²)", [Low grade] FROM governorates '
         "WHERE Note = 'Area (km²) is approximate'"
     )
     assert quote_bare_names(query, boxes) == (query, ())
