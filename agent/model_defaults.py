@@ -34,6 +34,8 @@ class ModelDefaults:
     those that cannot show the sources are skipped."""
     example_values: int
     """Example values per field (or rows per table) shown in the schema."""
+    joined_views: bool
+    """Whether the schema shows foreign-key chains pre-joined as views."""
 
 
 PAPER_DEFAULTS = ModelDefaults(
@@ -43,6 +45,7 @@ PAPER_DEFAULTS = ModelDefaults(
     candidates=1,
     routes=("pandas",),
     example_values=0,
+    joined_views=False,
 )
 """The Pandora paper's method: K=10, pandas over BOXes, one program with
 execution feedback."""
@@ -54,6 +57,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     candidates=4,
     routes=("sql",),
     example_values=3,
+    joined_views=True,
 )
 """The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""
 

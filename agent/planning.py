@@ -91,10 +91,13 @@ def prompt_schema(
     linking_min_items: int,
     linking_keep: int,
     example_values: int = 0,
+    joined_views: bool = True,
 ) -> PromptSchema:
     """Render the schema (with `example_values` values per field, or rows per
-    table, in the shown text; the full text is structure only); cut it to the
-    relevant items when the representation lists more than
+    table, in the shown text; the full text is structure only); without
+    `joined_views`, cut the joined views (their items and blocks) out of the
+    shown text (the full text, the program cache's key, keeps them); cut it
+    to the relevant items when the representation lists more than
     `linking_min_items`; add the representation's notes (for pandas: the
     fields of different sources that share values)."""
     chosen = get_registry().representation(representation)
@@ -104,6 +107,9 @@ def prompt_schema(
     shown_text = (
         chosen.render_schema(workspace, focus, example_values) if example_values else full_text
     )
+    if not joined_views and any(item.joins for item in items):
+        items = [item for item in items if not item.joins]
+        shown_text = keep_blocks(shown_text, [item.name for item in items])
     if len(items) > linking_min_items:
         linked = link_schema(question, items, linking_keep, MemorySettings.from_env().embedding)
         shown_text = keep_blocks(shown_text, linked)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from plugins.joined_views import view_select
 from plugins.sql_schema.ddl import quote_identifier
 
 if TYPE_CHECKING:
@@ -22,26 +23,29 @@ QUERY_TIMEOUT_SECONDS = 5.0
 
 
 def ddl_with_example_rows(target: SqlTarget, rows: int) -> str:
-    """The target's DDL with up to `rows` example rows under each table (the
-    DDL alone when `rows` is 0)."""
+    """The target's DDL, then its joined views', with up to `rows` example
+    rows under each table and view (the DDL alone when `rows` is 0)."""
     ddl = target.render_ddl()
-    if rows <= 0:
-        return ddl
+    views = target.joined_views()
+    view_blocks = target.render_views_ddl()
     statements = ddl.split("\n\n")
     tables = [item.name for item in target.schema_items()]
-    if len(statements) != len(tables):
-        return ddl  # a statement split by a blank line inside a name: show no rows
+    if rows <= 0 or len(statements) != len(tables):
+        # a statement split by a blank line inside a name: show no rows
+        return "\n\n".join([ddl, *view_blocks])
+    queries = [f"SELECT * FROM {quote_identifier(table)}" for table in tables]
+    queries += [view_select(view, quote_identifier) for view in views]
     blocks = []
-    for statement, table in zip(statements, tables, strict=True):
-        examples = example_rows_comment(target, table, rows)
+    for statement, query in zip(statements + view_blocks, queries, strict=True):
+        examples = example_rows_comment(target, query, rows)
         blocks.append(f"{statement}\n{examples}" if examples else statement)
     return "\n\n".join(blocks)
 
 
-def example_rows_comment(target: SqlTarget, table: str, rows: int) -> str:
-    """Comment lines with the first `rows` rows of `table` ('' when it has none)."""
+def example_rows_comment(target: SqlTarget, query: str, rows: int) -> str:
+    """Comment lines with the first `rows` rows of `query` ('' when it has none)."""
     with target.cursor(QUERY_TIMEOUT_SECONDS) as cursor:
-        cursor.execute(f"SELECT * FROM {quote_identifier(table)} LIMIT {int(rows)}")
+        cursor.execute(f"{query} LIMIT {int(rows)}")
         fetched = cursor.fetchall()
     if not fetched:
         return ""
