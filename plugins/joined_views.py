@@ -1,4 +1,4 @@
-"""Joined views: a chain of many-to-one foreign keys offered pre-joined.
+"""Joined views: chains of many-to-one foreign keys offered pre-joined.
 
 Small models join a table straight to one it reaches only through others
 (`Medal` to `Athlete` on an `athlete_id` that Medal lacks, when medals reach
@@ -7,19 +7,22 @@ lets them filter and group one table instead.
 
 The rules (docs/plugins.md, "Joined views"):
 
-- A chain starts at a fact table, one no other table refers to, and follows
+- A view starts at a fact table, one no other table refers to, and follows
   foreign keys that each name the whole one-column primary key of the table
-  they refer to (many-to-one, so the view has one row per fact row), never
-  the same table twice, 2 to MAX_VIEW_JOINS joins, as far as it goes.
+  they refer to (many-to-one, so the view has one row per fact row). Its
+  chains are followed depth first in the order the keys are declared, each
+  table once, at most MAX_VIEW_JOINS joins in all, skipping a join that
+  would take the view past MAX_VIEW_COLUMNS columns. The chains of one fact
+  table share its view; there is a view only when one of them has two joins
+  or more.
 - A view holds every column of its tables except those that serve only the
   join: each key column of a link and the primary keys of the joined
   tables. The fact table's own primary key stays.
-- A column keeps its name unless another table of the chain has one of the
+- A column keeps its name unless another table of the view has one of the
   same name or the name is generic (GENERIC_NAMES); then it is
   `<table>_<column>`, the table's name in snake case (`athlete_name`,
   `medal_type`).
-- A view is named `<fact table>_details` in snake case, or
-  `<fact table>_<last table>_details` when its fact table starts several.
+- A view is named `<fact table>_details` in snake case (`medal_details`).
 - No views for a schema of more than MAX_BASE_TABLES tables, at most
   MAX_VIEWS per database, and none whose name a table already has.
 
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 MAX_VIEW_JOINS = 4
 MAX_VIEWS = 3
 MAX_BASE_TABLES = 8
+MAX_VIEW_COLUMNS = 24
 GENERIC_NAMES = frozenset(
     {"name", "type", "title", "description", "code", "value", "status", "kind", "label", "id"}
 )
@@ -70,32 +74,33 @@ class ViewColumn:
 
 @dataclass(frozen=True)
 class JoinedView:
-    """A view of a fact table joined along `chain` to the tables it refers to."""
+    """A view of a fact table joined to the tables it refers to: `links` are
+    the joins in order, each from a table joined before."""
 
     name: str
-    chain: tuple[Link, ...]
+    links: tuple[Link, ...]
     columns: tuple[ViewColumn, ...]
 
     @property
     def fact_table(self) -> str:
         """The table the view has one row per row of."""
-        return self.chain[0].from_box
+        return self.links[0].from_box
 
     @property
     def tables(self) -> tuple[str, ...]:
-        """The tables of the chain, the fact table first."""
-        return (self.fact_table, *(link.to_box for link in self.chain))
+        """The tables of the view, the fact table first."""
+        return (self.fact_table, *(link.to_box for link in self.links))
 
     def renamed(self, names: dict[str, str]) -> JoinedView:
         """The same view with its tables called by `names` (BOX names)."""
-        chain = tuple(
+        links = tuple(
             Link(names[link.from_box], link.from_field, names[link.to_box], link.to_field)
-            for link in self.chain
+            for link in self.links
         )
         columns = tuple(
             ViewColumn(column.name, names[column.table], column.column) for column in self.columns
         )
-        return JoinedView(self.name, chain, columns)
+        return JoinedView(self.name, links, columns)
 
     def description(self) -> str:
         """One line saying what the view is, for the schema text."""
@@ -142,23 +147,17 @@ def find_joined_views(tables: Sequence[TableShape]) -> list[JoinedView]:
     referenced = {
         link.to_box for table in tables for link in table.references if link.to_box != table.name
     }
-    chains = [
-        (table.name, chain)
-        for table in tables
-        if table.name not in referenced
-        for chain in _longest_chains(table.name, usable)
-        if len(chain) >= 2
-    ]
     taken = {table.name.casefold() for table in tables}
     views = []
-    for fact, chain in chains:
-        several = sum(1 for other, _ in chains if other == fact) > 1
-        ending = f"_{snake_case(chain[-1].to_box)}" if several else ""
-        name = f"{snake_case(fact)}{ending}_details"
-        if name.casefold() in taken:
+    for table in tables:
+        if table.name in referenced:
+            continue
+        links = _joins_from(table.name, usable, by_name)
+        name = f"{snake_case(table.name)}_details"
+        if links is None or name.casefold() in taken:
             continue
         taken.add(name.casefold())
-        views.append(JoinedView(name, tuple(chain), _view_columns(chain, by_name)))
+        views.append(JoinedView(name, tuple(links), _view_columns(table.name, links, by_name)))
         if len(views) == MAX_VIEWS:
             break
     return views
@@ -178,30 +177,38 @@ def _many_to_one(table: TableShape, by_name: dict[str, TableShape]) -> list[Link
     ]
 
 
-def _longest_chains(start: str, links: dict[str, list[Link]]) -> list[list[Link]]:
-    """Every chain from `start` that cannot be made longer (or has
-    MAX_VIEW_JOINS links), visiting no table twice."""
-    finished: list[list[Link]] = []
+def _joins_from(
+    fact: str, usable: dict[str, list[Link]], by_name: dict[str, TableShape]
+) -> list[Link] | None:
+    """The joins of `fact`'s view: its chains depth first, in the order the
+    keys are declared, each table once, at most MAX_VIEW_JOINS joins, a
+    join skipped when it would take the view past MAX_VIEW_COLUMNS; None
+    when no chain of two joins is left."""
+    links: list[Link] = []
+    depth = {fact: 0}
 
-    def extend(chain: list[Link], visited: set[str]) -> None:
-        here = chain[-1].to_box if chain else start
-        onward = [link for link in links.get(here, []) if link.to_box not in visited]
-        if not onward or len(chain) == MAX_VIEW_JOINS:
-            finished.append(chain)
-            return
-        for link in onward:
-            extend([*chain, link], visited | {link.to_box})
+    def extend(table: str) -> None:
+        for link in usable.get(table, []):
+            if link.to_box in depth or len(links) == MAX_VIEW_JOINS:
+                continue
+            if len(_view_columns(fact, [*links, link], by_name)) > MAX_VIEW_COLUMNS:
+                continue
+            links.append(link)
+            depth[link.to_box] = depth[table] + 1
+            extend(link.to_box)
 
-    extend([], {start})
-    return finished
+    extend(fact)
+    return links if max(depth.values()) >= 2 else None
 
 
-def _view_columns(chain: list[Link], by_name: dict[str, TableShape]) -> tuple[ViewColumn, ...]:
-    fact = by_name[chain[0].from_box]
-    join_columns = {(link.from_box, link.from_field) for link in chain}
-    join_columns |= {(link.to_box, link.to_field) for link in chain}
+def _view_columns(
+    fact_name: str, links: list[Link], by_name: dict[str, TableShape]
+) -> tuple[ViewColumn, ...]:
+    fact = by_name[fact_name]
+    join_columns = {(link.from_box, link.from_field) for link in links}
+    join_columns |= {(link.to_box, link.to_field) for link in links}
     kept: list[tuple[str, str]] = []
-    for table_name in (fact.name, *(link.to_box for link in chain)):
+    for table_name in (fact.name, *(link.to_box for link in links)):
         table = by_name[table_name]
         for column in table.columns:
             own_key = table is fact and column in fact.primary_key
@@ -241,6 +248,6 @@ def view_select(view: JoinedView, quote: Callable[[str], str]) -> str:
         f"\nLEFT JOIN {quote(link.to_box)} ON "
         f"{quote(link.from_box)}.{quote(link.from_field)} = "
         f"{quote(link.to_box)}.{quote(link.to_field)}"
-        for link in view.chain
+        for link in view.links
     )
     return f"SELECT\n{selected}\nFROM {quote(view.fact_table)}{joins}"

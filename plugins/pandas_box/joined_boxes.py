@@ -60,7 +60,7 @@ def cached_view_boxes(
 
 
 def joined_view_frame(view: JoinedView, frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The rows of `view`: its fact table's frame left-merged along the chain
+    """The rows of `view`: its fact table's frame left-merged along its links
     (a missing key matches nothing, as in SQL), with the view's columns."""
     position = {table: index for index, table in enumerate(view.tables)}
 
@@ -72,7 +72,7 @@ def joined_view_frame(view: JoinedView, frames: dict[str, pd.DataFrame]) -> pd.D
         return frame.set_axis([label(table, column) for column in frame.columns], axis=1)
 
     merged = labelled(view.fact_table)
-    for link in view.chain:
+    for link in view.links:
         right = labelled(link.to_box)
         right_key = label(link.to_box, link.to_field)
         merged = merged.merge(

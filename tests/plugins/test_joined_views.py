@@ -98,7 +98,7 @@ def test_a_large_schema_gets_no_views(tmp_path):
     path = create(tmp_path / "narrow.sqlite", "\n".join(tables[:4]))
     (view,) = database_joined_views(load_source(str(path)).handle)
     assert view.name == "t3_details"
-    assert len(view.chain) == 3
+    assert len(view.links) == 3
 
 
 CHAIN_SCHEMA = """
