@@ -11,6 +11,8 @@ from memory.settings import MemorySettings
 from plugins import Focus, Workspace, get_registry
 from plugins.errors import BadInputError
 from plugins.loaders.row_counts import database_rows
+from plugins.model import Vocabulary
+from plugins.protocols import Representation
 
 
 def choose_routes(
@@ -117,3 +119,19 @@ def prompt_schema(
     if notes:
         shown_text += "\n\n" + "\n".join(notes)
     return PromptSchema(full_text, shown_text, linked)
+
+
+def shown_vocabulary(
+    representation: Representation, workspace: Workspace, focus: Focus | None, joined_views: bool
+) -> Vocabulary:
+    """The representation's vocabulary (where feedback, repair and NotInData
+    look names up), without the BOXes of joined views when the schema hides
+    them: feedback then never names a view the LLM was not shown."""
+    vocabulary = representation.vocabulary(workspace, focus)
+    if joined_views:
+        return vocabulary
+    views = {item.name for item in representation.schema_items(workspace, focus) if item.joins}
+    if not views:
+        return vocabulary
+    boxes = [box for box in vocabulary.boxes if box.name not in views]
+    return Vocabulary(boxes=boxes, names=vocabulary.names)

@@ -123,6 +123,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             execution_guidance=False,
             direct_answer=True,
             candidates=1,
+            joined_views=False,
         ),
     ]
 }

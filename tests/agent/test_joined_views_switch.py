@@ -11,10 +11,10 @@ import pytest
 
 from agent import AgentContext, ask
 from agent.model_defaults import LOCAL_MODEL_DEFAULTS, PAPER_DEFAULTS
-from agent.planning import prompt_schema
+from agent.planning import prompt_schema, shown_vocabulary
 from evaluation.configurations import ABLATIONS, CONFIGURATIONS
 from evaluation.runner import configured_context
-from plugins import Workspace, load_source
+from plugins import Workspace, get_registry, load_source
 from plugins.errors import BadInputError
 from tests.agent.conftest import fenced, music_query
 from tests.fake_openai import Step
@@ -32,6 +32,16 @@ def test_switched_off_the_view_leaves_the_shown_schema_and_its_items(examples, r
     assert "purchase_details" not in hidden.shown_text
     assert hidden.shown_text in shown.shown_text  # the tables' blocks are untouched
     assert hidden.full_text == shown.full_text  # the program cache's key does not change
+
+
+@pytest.mark.parametrize("representation", ["sql", "pandas"])
+def test_switched_off_feedback_and_repair_do_not_see_the_view(examples, representation):
+    workspace = Workspace.of([load_source(str(examples / "music.sqlite"))])
+    chosen = get_registry().representation(representation)
+    shown = [box.name for box in shown_vocabulary(chosen, workspace, None, True).boxes]
+    hidden = [box.name for box in shown_vocabulary(chosen, workspace, None, False).boxes]
+    assert "purchase_details" in shown
+    assert hidden == [name for name in shown if name != "purchase_details"]
 
 
 def test_the_switch_is_the_context_then_the_environment_then_the_model(monkeypatch):
