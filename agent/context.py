@@ -53,6 +53,9 @@ class AgentContext:
     example_values: int | None = None
     """Example values per field (rows per table in SQL) shown in the schema;
     0 shows structure only (for sensitive data)."""
+    joined_views: bool | None = None
+    """Show each foreign-key chain of a database pre-joined as one view (SQL)
+    or BOX (pandas) beside its tables (`plugins.joined_views`)."""
     sample_temperature: float = 0.7
     """Temperature of candidates after each route's first (greedy) one."""
     stop_votes: int = 2
@@ -150,3 +153,17 @@ class AgentContext:
                 raise BadInputError(f"PANDORA_EXAMPLE_VALUES={text!r} must be a whole number >= 0")
             return int(text)
         return self.model_defaults().example_values
+
+    def joined_views_in_use(self) -> bool:
+        """Whether the schema shows joined views: as set, else
+        `PANDORA_JOINED_VIEWS` (`0` or `1`), else the default of the model in use."""
+        if self.joined_views is not None:
+            return self.joined_views
+        text = os.environ.get("PANDORA_JOINED_VIEWS", "").strip()
+        if text:
+            from plugins.errors import BadInputError
+
+            if text not in ("0", "1"):
+                raise BadInputError(f"PANDORA_JOINED_VIEWS={text!r} must be 0 or 1")
+            return text == "1"
+        return self.model_defaults().joined_views

@@ -12,23 +12,12 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from dataclasses import dataclass
 
 from plugins import Box
+from plugins.foreign_key_links import Link, links_by_start
 from plugins.sql_schema.ddl import quote_identifier
 
 MAX_JOINS = 4
-
-
-@dataclass(frozen=True)
-class Link:
-    """One foreign key seen from either end: `from_box[from_field]` equals
-    `to_box[to_field]`."""
-
-    from_box: str
-    from_field: str
-    to_box: str
-    to_field: str
 
 
 def shortest_join_path(start: str, targets: set[str], boxes: list[Box]) -> list[Link] | None:
@@ -68,19 +57,12 @@ def render_joins(start: Box, path: list[Link], boxes: list[Box], code: str, fiel
 
 
 def _links(boxes: list[Box]) -> dict[str, list[Link]]:
-    names = {box.name for box in boxes}
-    links: dict[str, list[Link]] = {}
-    for box in boxes:
-        for key in box.foreign_keys:
-            if key.ref_box not in names or key.ref_box == box.name:
-                continue
-            links.setdefault(box.name, []).append(
-                Link(box.name, key.field, key.ref_box, key.ref_field)
-            )
-            links.setdefault(key.ref_box, []).append(
-                Link(key.ref_box, key.ref_field, box.name, key.field)
-            )
-    return links
+    keys = (
+        Link(box.name, key.field, key.ref_box, key.ref_field)
+        for box in boxes
+        for key in box.foreign_keys
+    )
+    return links_by_start(keys, {box.name for box in boxes}, both_directions=True)
 
 
 def _pandas_chain(

@@ -36,6 +36,8 @@ class ModelDefaults:
     """Most example rows per table (SQL: a small database is then shown
     whole, within a character budget) or values per field (pandas, at most
     3) the schema shows."""
+    joined_views: bool
+    """Whether the schema shows foreign-key chains pre-joined as views."""
 
 
 PAPER_DEFAULTS = ModelDefaults(
@@ -45,6 +47,7 @@ PAPER_DEFAULTS = ModelDefaults(
     candidates=1,
     routes=("pandas",),
     example_values=0,
+    joined_views=False,
 )
 """The Pandora paper's method: K=10, pandas over BOXes, one program with
 execution feedback."""
@@ -56,6 +59,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     candidates=4,
     routes=("sql",),
     example_values=20,
+    joined_views=True,
 )
 """The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""
 

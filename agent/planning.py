@@ -11,6 +11,8 @@ from memory.settings import MemorySettings
 from plugins import Focus, Workspace, get_registry
 from plugins.errors import BadInputError
 from plugins.loaders.row_counts import database_rows
+from plugins.model import Vocabulary
+from plugins.protocols import Representation
 
 
 def choose_routes(
@@ -91,10 +93,13 @@ def prompt_schema(
     linking_min_items: int,
     linking_keep: int,
     example_values: int = 0,
+    joined_views: bool = True,
 ) -> PromptSchema:
     """Render the schema (with `example_values` values per field, or rows per
-    table, in the shown text; the full text is structure only); cut it to the
-    relevant items when the representation lists more than
+    table, in the shown text; the full text is structure only); without
+    `joined_views`, cut the joined views (their items and blocks) out of the
+    shown text (the full text, the program cache's key, keeps them); cut it
+    to the relevant items when the representation lists more than
     `linking_min_items`; add the representation's notes (for pandas: the
     fields of different sources that share values)."""
     chosen = get_registry().representation(representation)
@@ -104,6 +109,9 @@ def prompt_schema(
     shown_text = (
         chosen.render_schema(workspace, focus, example_values) if example_values else full_text
     )
+    if not joined_views and any(item.joins for item in items):
+        items = [item for item in items if not item.joins]
+        shown_text = keep_blocks(shown_text, [item.name for item in items])
     if len(items) > linking_min_items:
         linked = link_schema(question, items, linking_keep, MemorySettings.from_env().embedding)
         shown_text = keep_blocks(shown_text, linked)
@@ -111,3 +119,19 @@ def prompt_schema(
     if notes:
         shown_text += "\n\n" + "\n".join(notes)
     return PromptSchema(full_text, shown_text, linked)
+
+
+def shown_vocabulary(
+    representation: Representation, workspace: Workspace, focus: Focus | None, joined_views: bool
+) -> Vocabulary:
+    """The representation's vocabulary (where feedback, repair and NotInData
+    look names up), without the BOXes of joined views when the schema hides
+    them: feedback then never names a view the LLM was not shown."""
+    vocabulary = representation.vocabulary(workspace, focus)
+    if joined_views:
+        return vocabulary
+    views = {item.name for item in representation.schema_items(workspace, focus) if item.joins}
+    if not views:
+        return vocabulary
+    boxes = [box for box in vocabulary.boxes if box.name not in views]
+    return Vocabulary(boxes=boxes, names=vocabulary.names)

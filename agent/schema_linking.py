@@ -18,7 +18,9 @@ from memory.embeddings import get_embedding
 from plugins.model import SchemaItem
 
 NAMED_BONUS = 0.5
-BLOCK_NAME = re.compile(r"^(?:# BOX (\w+)|CREATE TABLE\s+[\"`]?([^\s\"`(]+))", re.IGNORECASE)
+BLOCK_NAME = re.compile(
+    r"^(?:# BOX (\w+)|CREATE (?:TABLE|VIEW)\s+[\"`]?([^\s\"`(]+))", re.IGNORECASE
+)
 
 
 def link_schema(

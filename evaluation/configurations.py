@@ -27,6 +27,8 @@ class Configuration(BaseModel):
     """Candidates per question; None keeps the model's default."""
     reply_format: str | None = None
     example_values: int | None = None
+    joined_views: bool | None = None
+    """Joined views in the schema; None keeps the model's default."""
     repair: bool = True
     routes: tuple[str, ...] | None = None
     """Representations candidates are written in; None keeps the model's."""
@@ -46,6 +48,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             candidates=1,
             reply_format="json",
             example_values=0,
+            joined_views=False,
             repair=False,
         ),
         Configuration(
@@ -68,6 +71,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="few-rows",
             description="3 example rows per table, small databases not shown whole",
             example_values=3,
+        ),
+        Configuration(
+            name="no-views",
+            description="schema without joined views of foreign-key chains",
+            joined_views=False,
         ),
         Configuration(
             name="no-guidance",
@@ -108,6 +116,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             candidates=1,
             reply_format="fenced",
             example_values=0,
+            joined_views=False,
             repair=False,
         ),
         Configuration(
@@ -119,6 +128,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             execution_guidance=False,
             direct_answer=True,
             candidates=1,
+            joined_views=False,
         ),
     ]
 }
@@ -128,11 +138,12 @@ ABLATIONS = (
     "no-repair",
     "no-values",
     "few-rows",
+    "no-views",
     "no-retrieval",
     "paper",
 )
 """What each part of the product adds: voting, repair, example values,
-demonstrations, and the paper's method as a whole. The paper's own grid
+joined views, demonstrations, and the paper's method as a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
 runs by name with --config."""
 BASELINES = ("text-to-sql", "direct-answer")

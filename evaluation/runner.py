@@ -172,6 +172,11 @@ def configured_context(base: AgentContext, configuration: Configuration) -> Agen
             if configuration.example_values is not None
             else base.example_values
         ),
+        joined_views=(
+            configuration.joined_views
+            if configuration.joined_views is not None
+            else base.joined_views
+        ),
         repair=configuration.repair,
         routes=configuration.routes or base.routes,
     )

@@ -85,6 +85,9 @@ class SchemaItem:
     name: str
     fields: tuple[str, ...]
     references: tuple[str, ...]
+    joins: tuple[str, ...] = ()
+    """The tables a joined view is made of (`plugins.joined_views`); empty
+    for a table or BOX of the data itself."""
 
     def description(self) -> str:
         """Words describing the item, for the embedding."""

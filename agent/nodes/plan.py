@@ -46,6 +46,7 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
             context.schema_linking_min_boxes,
             context.schema_linking_keep,
             context.example_value_count(),
+            context.joined_views_in_use(),
         )
         plans.append(
             Plan(

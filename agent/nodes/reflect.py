@@ -11,6 +11,7 @@ from agent.answer import AnswerError, Candidate
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.feedback import judge
+from agent.planning import shown_vocabulary
 from agent.state import AgentState, Attempt
 from agent.workspaces import workspace_of
 from plugins import get_registry
@@ -26,7 +27,9 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
     assert plan is not None and current is not None
     workspace = workspace_of(state["sources"], context.workspace)
     representation = get_registry().representation(plan.representation)
-    vocabulary = representation.vocabulary(workspace, plan.focus(state["question"]))
+    vocabulary = shown_vocabulary(
+        representation, workspace, plan.focus(state["question"]), context.joined_views_in_use()
+    )
     verdict = judge(
         current,
         state["question"],

@@ -9,6 +9,7 @@ from langgraph.runtime import Runtime
 
 from agent.context import AgentContext
 from agent.events import context_of, emit
+from agent.planning import shown_vocabulary
 from agent.repair import repair_program
 from agent.state import AgentState
 from agent.workspaces import workspace_of
@@ -29,7 +30,9 @@ def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     if context.repair and len(current.repairs) < MAX_REPAIRS:
         workspace = workspace_of(state["sources"], context.workspace)
         representation = get_registry().representation(plan.representation)
-        boxes = representation.vocabulary(workspace, plan.focus(state["question"])).boxes
+        focus = plan.focus(state["question"])
+        joined_views = context.joined_views_in_use()
+        boxes = shown_vocabulary(representation, workspace, focus, joined_views).boxes
         repaired = repair_program(
             current.code,
             representation.language,

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.not_in_data import not_in_data
+from agent.planning import shown_vocabulary
 from agent.state import AgentState, Plan
 from agent.voting import Tally, tally
 from agent.workspaces import workspace_of
@@ -166,9 +167,11 @@ def _schema_boxes(state: AgentState, runtime: Runtime[AgentContext]) -> list[Box
     """The BOXes (tables) and fields of the sources, where NotInData checks a name."""
     plan = state["plan"]
     assert plan is not None
-    workspace = workspace_of(state["sources"], context_of(runtime).workspace)
+    context = context_of(runtime)
+    workspace = workspace_of(state["sources"], context.workspace)
     representation = get_registry().representation(plan.representation)
-    return representation.vocabulary(workspace, plan.focus(state["question"])).boxes
+    focus = plan.focus(state["question"])
+    return shown_vocabulary(representation, workspace, focus, context.joined_views_in_use()).boxes
 
 
 def _finish(

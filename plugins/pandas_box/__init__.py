@@ -14,6 +14,7 @@ import pandas as pd
 
 from plugins.hookspecs import hookimpl
 from plugins.model import Box, Focus, SchemaItem, Source
+from plugins.pandas_box.joined_boxes import ViewBox, cached_view_boxes
 from plugins.pandas_box.prompts import PANDAS_INSTRUCTION
 from plugins.pandas_box.render import render_boxes_schema
 from plugins.pandas_box.shared_values import shared_value_notes
@@ -47,6 +48,11 @@ def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Bo
         per_source = {source.name: source_boxes(source, focus) for source in workspace.sources}
         workspace.cache[key] = unique_box_names(per_source)
     return workspace.cache[key]
+
+
+def workspace_view_boxes(workspace: Workspace, focus: Focus | None = None) -> list[ViewBox]:
+    """The BOXes of the workspace's joined views (`plugins.joined_views`); cached per focus."""
+    return cached_view_boxes(workspace, focus, workspace_boxes(workspace, focus))
 
 
 def case_spellings(name: str) -> set[str]:
@@ -84,8 +90,13 @@ class PandasBoxRepresentation(RepresentationDefaults):
     def render_schema(
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
     ) -> str:
-        """Every BOX of `workspace` as `name = pd.DataFrame({...})` code."""
-        return render_boxes_schema(workspace_boxes(workspace, focus), values)
+        """Every BOX of `workspace` as `name = pd.DataFrame({...})` code, then
+        the BOXes of its joined views."""
+        views = [
+            (joined.box, f"{joined.view.description()}; use it like any BOX")
+            for joined in workspace_view_boxes(workspace, focus)
+        ]
+        return render_boxes_schema(workspace_boxes(workspace, focus), values, views)
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
         """Each BOX as a variable of its name (a fresh copy-on-write view), `pd` and `np`.
@@ -96,7 +107,7 @@ class PandasBoxRepresentation(RepresentationDefaults):
         `Student_Enrolment`, or `Owners` for the KG type `owners`.
         """
         variables: dict[str, Any] = {"pd": pd, "np": np}
-        boxes = workspace_boxes(workspace, focus)
+        boxes = self.boxes(workspace, focus)
         for box in boxes:
             variables[box.name] = box.frame.copy(deep=False)
         for alias, name in case_aliases([box.name for box in boxes]).items():
@@ -114,8 +125,9 @@ class PandasBoxRepresentation(RepresentationDefaults):
         return "\n".join(line for line in code.splitlines() if not line.lstrip().startswith("#"))
 
     def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
-        """Each BOX with its fields and the BOXes its foreign keys refer to."""
-        return [
+        """Each BOX with its fields and the BOXes its foreign keys refer to,
+        then each joined view's BOX, referring to the BOXes it joins."""
+        items = [
             SchemaItem(
                 box.name,
                 tuple(str(column) for column in box.frame.columns),
@@ -123,6 +135,16 @@ class PandasBoxRepresentation(RepresentationDefaults):
             )
             for box in workspace_boxes(workspace, focus)
         ]
+        items += [
+            SchemaItem(
+                joined.box.name,
+                tuple(str(column) for column in joined.box.frame.columns),
+                joined.view.tables,
+                joins=joined.view.tables,
+            )
+            for joined in workspace_view_boxes(workspace, focus)
+        ]
+        return items
 
     def schema_notes(
         self, workspace: Workspace, focus: Focus | None, shown: list[str] | None
@@ -134,8 +156,10 @@ class PandasBoxRepresentation(RepresentationDefaults):
         return shared_value_notes(workspace_boxes(workspace, focus), shown)
 
     def boxes(self, workspace: Workspace, focus: Focus | None = None) -> list[Box]:
-        """Every BOX of `workspace`: the variables pandas code sees."""
-        return workspace_boxes(workspace, focus)
+        """Every BOX of `workspace` and of its joined views: the variables
+        pandas code sees."""
+        views = [joined.box for joined in workspace_view_boxes(workspace, focus)]
+        return [*workspace_boxes(workspace, focus), *views]
 
 
 @hookimpl

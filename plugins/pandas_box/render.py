@@ -41,9 +41,20 @@ def render_box_schema(box: Box, values: int = 0) -> str:
     return "\n".join(lines)
 
 
-def render_boxes_schema(boxes: list[Box], values: int = 0) -> str:
-    """Every BOX of a workspace, separated by blank lines."""
-    return "\n\n".join(render_box_schema(box, values) for box in boxes)
+def render_view_box_schema(box: Box, description: str, values: int = 0) -> str:
+    """A joined view's BOX as pandas code, with a comment saying what it joins."""
+    header, *rest = render_box_schema(box, values).split("\n")
+    return "\n".join([header, f"# {_comment(description)}", *rest])
+
+
+def render_boxes_schema(
+    boxes: list[Box], values: int = 0, views: list[tuple[Box, str]] = ()
+) -> str:
+    """Every BOX of a workspace, then the BOXes of its joined views (each
+    with its description), separated by blank lines."""
+    blocks = [render_box_schema(box, values) for box in boxes]
+    blocks += [render_view_box_schema(box, text, values) for box, text in views]
+    return "\n\n".join(blocks)
 
 
 def _variable(name: str) -> str:

@@ -80,21 +80,34 @@ class SqlSchemaRepresentation(RepresentationDefaults):
         return SQL_INSTRUCTION.format(dialect=workspace_sql_target(workspace).dialect)
 
     def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
-        """The tables of the database (or the flat tables) with their columns and keys."""
+        """The tables of the database (or the flat tables) with their columns
+        and keys, then its joined views, referring to the tables they join."""
         from plugins.sql_schema.targets import workspace_sql_target
 
-        return workspace_sql_target(workspace).schema_items()
+        target = workspace_sql_target(workspace)
+        views = [
+            SchemaItem(
+                view.name,
+                tuple(column.name for column in view.columns),
+                view.tables,
+                joins=view.tables,
+            )
+            for view in target.joined_views()
+        ]
+        return [*target.schema_items(), *views]
 
     def vocabulary(self, workspace: Workspace, focus: Focus | None = None) -> Vocabulary:
-        """The data as BOXes, where feedback finds the nearest table, column
-        and value; nothing over a database of more than VOCABULARY_MAX_ROWS rows."""
+        """The data as BOXes, joined views included, where feedback finds the
+        nearest table, column and value (and repair the names it may use);
+        nothing over a database of more than VOCABULARY_MAX_ROWS rows."""
         from plugins.loaders.row_counts import database_rows
-        from plugins.pandas_box import workspace_boxes
+        from plugins.pandas_box import workspace_boxes, workspace_view_boxes
 
         sizes = (database_rows(workspace, source) for source in workspace.sources)
         if any(rows > VOCABULARY_MAX_ROWS for rows in sizes):
             return Vocabulary()
-        return Vocabulary(boxes=workspace_boxes(workspace, focus))
+        views = [joined.box for joined in workspace_view_boxes(workspace, focus)]
+        return Vocabulary(boxes=[*workspace_boxes(workspace, focus), *views])
 
 
 @hookimpl

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from plugins.joined_views import view_select
 from plugins.sql_schema.ddl import quote_identifier
 
 if TYPE_CHECKING:
@@ -26,8 +27,8 @@ FEW_ROWS = 3
 
 
 def ddl_with_example_rows(target: SqlTarget, rows: int) -> str:
-    """The target's DDL with up to `rows` rows under each table (the DDL alone
-    when `rows` is 0).
+    """The target's DDL, then its joined views', with up to `rows` rows under
+    each table and view (the DDL alone when `rows` is 0).
 
     A small database is shown whole, so a small model reads how its data is
     spelt as a direct answer would; when the rows would pass
@@ -35,35 +36,38 @@ def ddl_with_example_rows(target: SqlTarget, rows: int) -> str:
     to FEW_ROWS).
     """
     ddl = target.render_ddl()
-    if rows <= 0:
-        return ddl
+    views = target.joined_views()
+    view_blocks = target.render_views_ddl()
     statements = ddl.split("\n\n")
     tables = [item.name for item in target.schema_items()]
-    if len(statements) != len(tables):
-        return ddl  # a statement split by a blank line inside a name: show no rows
-    fetched = {table: _first_rows(target, table, rows + 1) for table in tables}
+    if rows <= 0 or len(statements) != len(tables):
+        # a statement split by a blank line inside a name: show no rows
+        return "\n\n".join([ddl, *view_blocks])
+    queries = [f"SELECT * FROM {quote_identifier(table)}" for table in tables]
+    queries += [view_select(view, quote_identifier) for view in views]
+    fetched = [_first_rows(target, query, rows + 1) for query in queries]
     floor = min(rows, FEW_ROWS)
     shown = rows
     while shown > floor and _characters(fetched, shown) > EXAMPLE_ROWS_CHARACTERS:
         shown = max(floor, shown // 2)
     blocks = []
-    for statement, table in zip(statements, tables, strict=True):
-        examples = _rows_comment(fetched[table], shown)
+    for statement, rows_fetched in zip(statements + view_blocks, fetched, strict=True):
+        examples = _rows_comment(rows_fetched, shown)
         blocks.append(f"{statement}\n{examples}" if examples else statement)
     return "\n\n".join(blocks)
 
 
-def _first_rows(target: SqlTarget, table: str, rows: int) -> list[str]:
-    """The first `rows` rows of `table`, each written as a tuple of SQL literals."""
+def _first_rows(target: SqlTarget, query: str, rows: int) -> list[str]:
+    """The first `rows` rows of `query`, each written as a tuple of SQL literals."""
     with target.cursor(QUERY_TIMEOUT_SECONDS) as cursor:
-        cursor.execute(f"SELECT * FROM {quote_identifier(table)} LIMIT {int(rows)}")
+        cursor.execute(f"{query} LIMIT {int(rows)}")
         fetched = cursor.fetchall()
     return ["(" + ", ".join(sql_literal(value) for value in row) + ")" for row in fetched]
 
 
-def _characters(fetched: dict[str, list[str]], shown: int) -> int:
+def _characters(fetched: list[list[str]], shown: int) -> int:
     """Characters the rows take when every table shows at most `shown` of them."""
-    return sum(len(row) + 4 for rows in fetched.values() for row in rows[:shown])
+    return sum(len(row) + 4 for rows in fetched for row in rows[:shown])
 
 
 def _rows_comment(fetched: list[str], shown: int) -> str:

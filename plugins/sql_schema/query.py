@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plugins.errors import PandoraError
+from plugins.sql_schema.joined_view_sql import with_view_definitions
 from plugins.sql_schema.shown_names import restore_shown_names
 from plugins.sql_schema.statement_check import check_read_only_query
 from plugins.sql_schema.targets import workspace_sql_target
@@ -43,14 +44,16 @@ def run_query(
     """Run one read-only `query` on the workspace's database or tables.
 
     A name quoted as the schema shows it (control characters escaped) means
-    the real name. Raises QueryRefused (statement_check) for anything but a
-    single read-only query, and QueryFailed when the database reports an
-    error or the time runs out.
+    the real name, and a joined view's name the view
+    (`plugins.sql_schema.joined_view_sql`). Raises QueryRefused
+    (statement_check) for anything but a single read-only query, and
+    QueryFailed when the database reports an error or the time runs out.
     """
     target = workspace_sql_target(workspace)
     names = (name for item in target.schema_items() for name in (item.name, *item.fields))
     query = restore_shown_names(query, target.dialect, names)
     check_read_only_query(query, target.dialect)
+    query = with_view_definitions(query, target.joined_views(), target.dialect)
     started = time.perf_counter()
     try:
         with target.cursor(timeout_seconds) as cursor:

@@ -11,14 +11,17 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from plugins.errors import BadInputError
+from plugins.joined_views import JoinedView, database_joined_views
 from plugins.model import SchemaItem
 from plugins.sql_schema import guarded_connections as guarded
 from plugins.sql_schema.ddl import create_table_ddl, quote_identifier, render_database_ddl
+from plugins.sql_schema.joined_view_sql import view_ddl
 from plugins.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -39,6 +42,18 @@ class DatabaseTarget:
     def render_ddl(self) -> str:
         """The database's schema as DDL."""
         return render_database_ddl(self.database)
+
+    def joined_views(self) -> list[JoinedView]:
+        """The views of the database's foreign-key chains (`plugins.joined_views`)."""
+        return self._joined_views
+
+    @cached_property
+    def _joined_views(self) -> list[JoinedView]:
+        return database_joined_views(self.database)
+
+    def render_views_ddl(self) -> list[str]:
+        """Each joined view as the schema shows it."""
+        return [view_ddl(view, self.database) for view in self.joined_views()]
 
     def schema_items(self) -> list[SchemaItem]:
         """Each table with its columns and the tables its foreign keys refer to."""
@@ -109,6 +124,14 @@ class TablesTarget:
     def render_ddl(self) -> str:
         """The tables' schema as DDL."""
         return "\n\n".join(create_table_ddl(name, frame) for name, frame in self.tables.items())
+
+    def joined_views(self) -> list[JoinedView]:
+        """None: flat tables have no foreign keys to join along."""
+        return []
+
+    def render_views_ddl(self) -> list[str]:
+        """None: flat tables have no joined views."""
+        return []
 
     def schema_items(self) -> list[SchemaItem]:
         """Each table with its columns (flat tables have no foreign keys)."""
