@@ -37,7 +37,7 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
         sources=workspace.sources,
     )
     feedback = verdict.feedback
-    if current.executed and current.error is None and matches_nothing(current.result):
+    if current.origin == "llm" and current.error is None and matches_nothing(current.result):
         language = representation.language
         dialect = sql_dialect(workspace, language)
         note = unmatched_note(current.code, language, vocabulary.boxes, dialect)
