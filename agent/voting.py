@@ -3,9 +3,10 @@ heaviest group answers.
 
 Results are compared the way the evaluation compares answers: cells by
 value (3 = 3.0 = "3", floats to six places), columns in any order, rows as
-a multiset. A clean result weighs one, a result execution guidance flagged
-(a shape the question contradicts, or no rows at all) half; a candidate with
-an error has no vote. An empty result answers only when at least two
+a multiset. A clean result weighs one, a doubtful one half: execution
+guidance flagged it, it has no rows at all, or its shape contradicts the
+question (`agent.result_shape`: "the 2 heaviest" answered with one row);
+a candidate with an error has no vote. An empty result answers only when at least two
 candidates agree on it. Ties go to the group whose first member came first:
 candidates are written in the order of the model's prior (its best route's
 greedy program first).
@@ -18,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agent.answer import Candidate
+from agent.result_shape import contradicts
 from plugins.pandas_box.sql_to_pandas.comparison import canonical_cell
 
 FLAGGED_WEIGHT = 0.5
@@ -48,37 +50,47 @@ def result_key(rows: Sequence[Sequence[object]]) -> tuple[object, ...]:
     return tuple(sorted(Counter(canonical).items(), key=repr))
 
 
-def weight(candidate: Candidate) -> float:
-    """The candidate's vote: 1, half when its result was flagged or empty, 0
-    when it did not run."""
+def weight(candidate: Candidate, question: str) -> float:
+    """The candidate's vote: 1, half when its result is doubtful (flagged,
+    empty, or of a shape `question` contradicts), 0 when it did not run."""
     if candidate.error is not None or candidate.result is None:
         return 0.0
-    return FLAGGED_WEIGHT if candidate.flagged or not candidate.result else 1.0
+    return FLAGGED_WEIGHT if _doubtful(candidate, question) else 1.0
 
 
-def tally(candidates: Sequence[Candidate]) -> Tally:
-    """The vote over `candidates` (in the order they were written)."""
+def _doubtful(candidate: Candidate, question: str) -> bool:
+    rows = candidate.result or []
+    return candidate.flagged or not rows or contradicts(question, candidate.columns, rows)
+
+
+def tally(candidates: Sequence[Candidate], question: str) -> Tally:
+    """The vote over `candidates` (in the order they were written) on
+    `question`, whose explicit count or names a result's shape may contradict."""
+
+    def weight_of(candidate: Candidate) -> float:
+        return weight(candidate, question)
+
     groups: dict[tuple[object, ...], list[Candidate]] = {}
     for candidate in candidates:
-        if weight(candidate) > 0:
+        if weight_of(candidate) > 0:
             groups.setdefault(result_key(candidate.result or []), []).append(candidate)
-    ran = sum(1 for candidate in candidates if weight(candidate) > 0)
+    ran = sum(1 for candidate in candidates if weight_of(candidate) > 0)
     empty = result_key([])
     if len(groups.get(empty, [])) < MIN_EMPTY_VOTES:
         groups.pop(empty, None)
     ranked = sorted(
         groups.values(),
-        key=lambda members: (-sum(map(weight, members)), candidates.index(members[0])),
+        key=lambda members: (-sum(map(weight_of, members)), candidates.index(members[0])),
     )
     if not ranked:
         return Tally(winner=None, votes=0, weight=0.0, runner_up_weight=0.0, ran=ran)
     best = ranked[0]
-    clean = [member for member in best if not member.flagged]
-    runner_up = sum(map(weight, ranked[1])) if len(ranked) > 1 else 0.0
+    clean = [member for member in best if not _doubtful(member, question)]
+    runner_up = sum(map(weight_of, ranked[1])) if len(ranked) > 1 else 0.0
     return Tally(
         winner=(clean or best)[0],
         votes=len(best),
-        weight=sum(map(weight, best)),
+        weight=sum(map(weight_of, best)),
         runner_up_weight=runner_up,
         ran=ran,
     )

@@ -8,6 +8,7 @@ from langgraph.runtime import Runtime
 
 from agent.context import AgentContext
 from agent.events import context_of, emit
+from agent.repair.literals import matches_nothing
 from agent.state import AgentState, Attempt, CodeFailure
 from agent.workspaces import workspace_of
 from plugins.executor import execute as execute_in_sandbox
@@ -72,11 +73,13 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
 
 
 def route_after_execute(state: AgentState) -> Literal["repair", "reflect"]:
-    """A program that failed on a name goes to repair (when repair is on and
-    it has not given up on this program); everything else to reflect."""
+    """A program that failed, or ran to no rows or a lone 0 (a text filter
+    may match nothing), goes to repair (when repair has not given up on this
+    program); everything else to reflect."""
     current = state["current"]
     assert current is not None
-    if current.error is not None and current.origin == "llm" and not current.repair_tried:
+    failed = current.error is not None or matches_nothing(current.result)
+    if failed and current.origin == "llm" and not current.repair_tried:
         return "repair"
     return "reflect"
 

@@ -11,7 +11,9 @@ from agent.answer import AnswerError, Candidate
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.feedback import judge
+from agent.nodes.repair import sql_dialect
 from agent.planning import shown_vocabulary
+from agent.repair.literals import matches_nothing, unmatched_note
 from agent.state import AgentState, Attempt
 from agent.workspaces import workspace_of
 from plugins import get_registry
@@ -38,6 +40,11 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
         sources=workspace.sources,
     )
     feedback = verdict.feedback
+    if current.origin == "llm" and current.error is None and matches_nothing(current.result):
+        language = representation.language
+        dialect = sql_dialect(workspace, language)
+        note = unmatched_note(current.code, language, vocabulary.boxes, dialect)
+        feedback = "\n".join(text for text in (feedback, note) if text) or None
     repeated = feedback is not None and _repeated(current, state["attempts"])
     if repeated:
         feedback = f"You sent the same program as an earlier attempt. {feedback}"

@@ -1,5 +1,7 @@
 """The repair node: a program that failed on an unknown name is fixed by
-renaming, with no LLM call, and runs again (`agent.repair`)."""
+renaming, and one that ran to nothing because a text literal is no value of
+the data gets the value instead, with no LLM call; it then runs again
+(`agent.repair`, `agent.repair.literals`)."""
 
 from __future__ import annotations
 
@@ -11,21 +13,23 @@ from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.planning import shown_vocabulary
 from agent.repair import repair_program
+from agent.repair.literals import repair_literals
 from agent.state import AgentState
 from agent.workspaces import workspace_of
 from plugins import get_registry
 
 MAX_REPAIRS = 3
-"""Names replaced in one program at most (each failure names one)."""
+"""Repairs of one program at most (each failure names one name)."""
 
 
 def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Replace the name the current program's error complains about by the
-    nearest one of the schema in scope, when that is unambiguous; otherwise
-    pass the failure on to reflect."""
+    nearest one of the schema in scope, or (a program that ran to nothing)
+    a text literal that is no value by the one value equal to it but for
+    case, when that is unambiguous; otherwise pass it on to reflect."""
     context = context_of(runtime)
     plan, current = state["plan"], state["current"]
-    assert plan is not None and current is not None and current.error is not None
+    assert plan is not None and current is not None
     repaired = None
     if context.repair and len(current.repairs) < MAX_REPAIRS:
         workspace = workspace_of(state["sources"], context.workspace)
@@ -33,14 +37,15 @@ def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         focus = plan.focus(state["question"])
         joined_views = context.joined_views_in_use()
         boxes = shown_vocabulary(representation, workspace, focus, joined_views).boxes
-        repaired = repair_program(
-            current.code,
-            representation.language,
-            current.error.type,
-            current.error.message,
-            boxes,
-            _dialect(workspace, representation.language),
-        )
+        language = representation.language
+        dialect = sql_dialect(workspace, language)
+        if current.error is None:
+            repaired = repair_literals(current.code, language, boxes, dialect)
+        else:
+            error = current.error
+            repaired = repair_program(
+                current.code, language, error.type, error.message, boxes, dialect
+            )
     if repaired is None or repaired.code == current.code:
         given_up = current.model_copy(update={"repair_tried": True})
         return {"current": given_up}
@@ -60,13 +65,14 @@ def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
 
 
 def route_after_repair(state: AgentState) -> Literal["execute", "reflect"]:
-    """A repaired program runs again; an unrepaired failure goes to reflect."""
+    """A repaired program runs again; an unrepaired one goes to reflect."""
     current = state["current"]
     assert current is not None
     return "reflect" if current.repair_tried else "execute"
 
 
-def _dialect(workspace: Any, language: str) -> str:
+def sql_dialect(workspace: Any, language: str) -> str:
+    """sqlglot's name of the dialect SQL runs in on `workspace` ("" for other languages)."""
     if language != "sql":
         return ""
     from plugins.sql_schema.targets import workspace_sql_target

@@ -29,7 +29,7 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     program first, then samples at `sample_temperature`, route by route."""
     context = context_of(runtime)
     candidates = state.get("candidates") or []
-    outcome = tally(candidates)
+    outcome = tally(candidates, state["question"])
     written = len([c for c in candidates if c.origin in ("greedy", "sample", "direct")])
     left = context.candidate_count() - written
     cached = bool(candidates) and candidates[-1].origin == "cache" and outcome.winner is not None

@@ -5,6 +5,9 @@ when there is exactly one, and runs again with no LLM call.
 SQL is repaired through sqlglot's syntax tree (`agent.repair.sql`), pandas
 through Python's (`agent.repair.pandas`); both only ever rename: a repair
 that cannot decide returns None and the LLM gets the feedback instead.
+A program that ran to nothing because a text literal is no value of the
+data (`'Female'` for `female`) gets the value written in its place
+(`agent.repair.literals`).
 """
 
 from __future__ import annotations

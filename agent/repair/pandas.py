@@ -51,11 +51,11 @@ def _rename_box(
     if replacement is None or missing in assigned:
         return None
     edits = [
-        (*_span(code, node), replacement)
+        (*source_span(code, node), replacement)
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and node.id == missing
     ]
-    return Repair(_apply(code, edits), (f"BOX {missing} -> {replacement}",))
+    return Repair(apply_edits(code, edits), (f"BOX {missing} -> {replacement}",))
 
 
 def _rename_field(
@@ -65,13 +65,13 @@ def _rename_field(
     if replacement is None:
         return None
     edits = [
-        (*_span(code, node), repr(replacement))
+        (*source_span(code, node), repr(replacement))
         for node in ast.walk(tree)
         if isinstance(node, ast.Constant) and node.value == missing
     ]
     if not edits:
         return None
-    return Repair(_apply(code, edits), (f"field {missing!r} -> {replacement!r}",))
+    return Repair(apply_edits(code, edits), (f"field {missing!r} -> {replacement!r}",))
 
 
 def _field_attribute(
@@ -81,11 +81,11 @@ def _field_attribute(
     if replacement is None:
         return None
     edits = [
-        (*_span(code, node), f"{ast.get_source_segment(code, node.value)}[{replacement!r}]")
+        (*source_span(code, node), f"{ast.get_source_segment(code, node.value)}[{replacement!r}]")
         for node in ast.walk(tree)
         if isinstance(node, ast.Attribute) and node.attr == missing
     ]
-    return Repair(_apply(code, edits), (f"field .{missing} -> [{replacement!r}]",))
+    return Repair(apply_edits(code, edits), (f"field .{missing} -> [{replacement!r}]",))
 
 
 def _nearest_field(tree: ast.Module, missing: str, by_name: dict[str, Box]) -> str | None:
@@ -120,7 +120,7 @@ def _merge_on_foreign_key(
             continue
         rewritten = f"left_on={ends[0]!r}, right_on={ends[1]!r}"
         change = f"merge on {key!r} -> left_on={ends[0]!r}, right_on={ends[1]!r}"
-        return Repair(_apply(code, [(*_span(code, keyword), rewritten)]), (change,))
+        return Repair(apply_edits(code, [(*source_span(code, keyword), rewritten)]), (change,))
     return None
 
 
@@ -152,7 +152,7 @@ def _foreign_key_ends(left: Box, right: Box, key: str) -> tuple[str, str] | None
     return None
 
 
-def _span(code: str, node: ast.AST) -> tuple[int, int]:
+def source_span(code: str, node: ast.AST) -> tuple[int, int]:
     """The UTF-8 byte offsets of `node` in `code` (ast counts columns in bytes)."""
     lines = code.encode().splitlines(keepends=True)
     starts = [0]
@@ -163,7 +163,7 @@ def _span(code: str, node: ast.AST) -> tuple[int, int]:
     return start, end
 
 
-def _apply(code: str, edits: list[Edit]) -> str:
+def apply_edits(code: str, edits: list[Edit]) -> str:
     """`code` with the edits made, from the last to the first."""
     encoded = code.encode()
     for start, end, text in sorted(set(edits), reverse=True):

@@ -88,7 +88,8 @@ def test_an_error_reaches_the_second_prompt_and_the_second_program_answers(llm, 
 
 
 def test_an_empty_result_is_fed_back_with_the_close_values(llm, context, examples):
-    empty = "result = artist[artist['country'] == 'finland']['name'].tolist()"
+    # a misspelling, not a case: repair would write 'Finland' for 'finland' itself
+    empty = "result = artist[artist['country'] == 'Finnland']['name'].tolist()"
     right = "result = artist[artist['country'].str.lower() == 'finland']['name'].tolist()"
     with llm(Step(fenced(empty)), Step(fenced(right))) as server:
         answer = ask(
@@ -98,7 +99,7 @@ def test_an_empty_result_is_fed_back_with_the_close_values(llm, context, example
     assert expected and sorted(answer.answer) == sorted(expected)
     second = server.prompts()[1]
     assert "returned no rows" in second
-    assert "'finland' is not a value in the data" in second
+    assert "'Finnland' is not a value in the data" in second
     assert "artist['country'] has 'Finland'" in second
 
 
