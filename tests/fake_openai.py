@@ -4,9 +4,9 @@ It plays a script: each incoming `/v1/chat/completions` request takes the
 next `Step` (a reply text, an HTTP error status, a delay), or, when the script
 is a function, the reply (or step) that function writes for the request's
 messages (for runs that ask many questions in an order the test does not
-fix). It answers as
-the real API would (JSON, or server-sent events when the request streams), and
-records each request, so a test can read the prompts sent and count the calls.
+fix). It answers as the real API would (JSON, or server-sent events when the
+request streams), and records each request, so a test can read the prompts
+sent and count the calls.
 """
 
 from __future__ import annotations
