@@ -65,6 +65,9 @@ class Answer(BaseModel):
     answer at all. `candidates` are the programs written for the question;
     `votes` is how many of them gave the answer, and `agreement` that share
     of the candidates that ran (None when none ran): the answer's confidence.
+    `prompt_tokens` counts every prompt token sent; `cached_prompt_tokens`
+    of them the server took from its prompt cache (`agent.chat`), so
+    `prompt_tokens - cached_prompt_tokens` is what it computed.
     `program_cache` names the stored demonstration whose program answered
     with no LLM call (None when the LLM's code answered); `focus` says what
     the question's entities were linked to in each KG
@@ -79,6 +82,7 @@ class Answer(BaseModel):
     attempts: int = 0
     llm_calls: int = 0
     prompt_tokens: int = 0
+    cached_prompt_tokens: int = 0
     completion_tokens: int = 0
     soft: bool = False
     error: AnswerError | None = None

@@ -4,7 +4,8 @@ The deadline transport (`agent.llm_deadline`) makes one `CallTracker` per
 request; it counts the reply's tokens as they arrive (one server-sent event
 with text is one token for llama.cpp and OpenAI) or, for a reply sent whole,
 reads them from its `usage` at the end, and tells the `CallReporter` set by
-`reporting_calls` (none by default).
+`reporting_calls` (none by default). It also hands the reply's llama.cpp
+`timings` to the record `agent.llm_timings.recording_timings` opened, if any.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import json
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
-from typing import Protocol
+from typing import Any, Protocol
+
+from agent.llm_timings import current_timings_record
 
 
 class CallReporter(Protocol):
@@ -46,10 +49,12 @@ def reporting_calls(reporter: CallReporter) -> Iterator[None]:
 
 
 class CallTracker:
-    """One request's progress, told to the reporter of the context it was made in."""
+    """One request's progress, told to the reporter of the context it was
+    made in, and its timings, given to the record open there."""
 
     def __init__(self) -> None:
         self._reporter = _reporter.get()
+        self._timings = current_timings_record()
         self._pending = b""
         self._whole = bytearray()
         self._streamed = False
@@ -64,8 +69,8 @@ class CallTracker:
             self._reporter.call_started(self)
 
     def received(self, chunk: bytes) -> None:
-        """Count the tokens of a piece of the reply."""
-        if self._reporter is None:
+        """Count the tokens of a piece of the reply and read its timings."""
+        if self._reporter is None and self._timings is None:
             return
         self._pending += chunk
         *lines, self._pending = self._pending.split(b"\n")
@@ -73,32 +78,48 @@ class CallTracker:
         for line in lines:
             if line.startswith(b"data:"):
                 self._streamed = True
-                self.tokens += _has_text(line[5:])
+                event = _parsed(line[5:])
+                self.tokens += _has_text(event)
+                if self._timings is not None:
+                    self._timings.read(event)
         if not self._streamed:
             self._whole += b"\n".join(lines) + b"\n"
-        if self.tokens != before:
+        if self.tokens != before and self._reporter is not None:
             self._reporter.call_progress(self)
 
     def finished(self) -> None:
-        """The request ended; a reply sent whole has its token count in `usage`."""
-        if self._reporter is None or self._finished:
+        """The request ended; a reply sent whole has its token count in
+        `usage` and its timings beside it."""
+        if self._finished or (self._reporter is None and self._timings is None):
             return
         self._finished = True
         if not self._streamed:
-            self.tokens = _usage_tokens(bytes(self._whole) + self._pending)
-        self._reporter.call_finished(self)
+            reply = _parsed(bytes(self._whole) + self._pending)
+            self.tokens = _usage_tokens(reply)
+            if self._timings is not None:
+                self._timings.read(reply)
+        if self._reporter is not None:
+            self._reporter.call_finished(self)
 
 
-def _has_text(event: bytes) -> int:
+def _parsed(data: bytes) -> Any:
+    """A reply or event as JSON; None when it is not JSON (`[DONE]`, a cut body)."""
     try:
-        choices = json.loads(event).get("choices") or []
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _has_text(event: Any) -> int:
+    try:
+        choices = event.get("choices") or []
         return int(bool(choices and (choices[0].get("delta") or {}).get("content")))
-    except (ValueError, AttributeError, TypeError, IndexError):
+    except (AttributeError, TypeError, IndexError, KeyError):
         return 0
 
 
-def _usage_tokens(body: bytes) -> int:
+def _usage_tokens(reply: Any) -> int:
     try:
-        return int(json.loads(body)["usage"]["completion_tokens"])
+        return int(reply["usage"]["completion_tokens"])
     except (ValueError, KeyError, TypeError):
         return 0

@@ -138,6 +138,7 @@ class AgentState(TypedDict):
     attempts: Annotated[list[Attempt], operator.add]
     llm_calls: Annotated[int, operator.add]
     prompt_tokens: Annotated[int, operator.add]
+    cached_prompt_tokens: Annotated[int, operator.add]
     completion_tokens: Annotated[int, operator.add]
     trace: Annotated[list[TraceEvent], operator.add]
     chain_done: NotRequired[bool]

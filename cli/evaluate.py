@@ -149,7 +149,9 @@ def eval_command(
         click.echo(
             f"{summary.configuration}: {summary.accuracy:.1%} of {summary.questions} "
             f"(95% CI {summary.interval[0]:.1%}–{summary.interval[1]:.1%}), "
-            f"{summary.llm_calls_per_question:.2f} LLM calls and "
+            f"{summary.llm_calls_per_question:.2f} LLM calls, "
+            f"{summary.computed_prompt_tokens_per_question:.0f} prompt tokens computed, "
+            f"{summary.generated_tokens_per_question:.0f} generated and "
             f"{summary.seconds_per_question:.1f} s per question"
         )
     click.echo(f"report: {report}")

@@ -1,8 +1,9 @@
 """The evaluation report: markdown tables and PNG charts from results.jsonl.
 
 Per configuration: accuracy with its 95% Wilson interval, the mean metric,
-LLM calls, tokens and seconds per question, and the error categories of the
-wrong answers; TempTabQA-C adds accuracy per variant and the counterfactual
+LLM calls, prompt tokens computed (those the server took from its prompt
+cache left out), tokens generated and seconds per question, and the error
+categories of the wrong answers; TempTabQA-C adds accuracy per variant and the counterfactual
 gap; each other configuration is paired with the first on the questions
 both answered (the exact sign test says whether their difference is more
 than chance); a per-database table shows where the questions came from.
@@ -33,7 +34,9 @@ class ConfigurationSummary(BaseModel):
     interval: tuple[float, float]
     mean_score: float
     llm_calls_per_question: float
-    tokens_per_question: float
+    prompt_tokens_per_question: float
+    computed_prompt_tokens_per_question: float
+    generated_tokens_per_question: float
     seconds_per_question: float
     errors: dict[str, int]
     by_variant: dict[str, float] = {}
@@ -109,13 +112,26 @@ def _summary(name: str, items: list[ItemResult]) -> ConfigurationSummary:
         interval=wilson_interval(correct, count),
         mean_score=sum(item.score for item in items) / count,
         llm_calls_per_question=sum(item.llm_calls for item in items) / count,
-        tokens_per_question=sum(item.prompt_tokens + item.completion_tokens for item in items)
-        / count,
+        prompt_tokens_per_question=sum(item.prompt_tokens for item in items) / count,
+        computed_prompt_tokens_per_question=sum(_computed(item) for item in items) / count,
+        generated_tokens_per_question=sum(item.completion_tokens for item in items) / count,
         seconds_per_question=sum(item.seconds for item in items) / count,
         errors={category: errors.get(category, 0) for category in ERROR_CATEGORIES},
         by_variant=by_variant,
         counterfactual_gap=gap,
     )
+
+
+def _computed(item: ItemResult) -> int:
+    """The prompt tokens the server computed for one question."""
+    return item.prompt_tokens - min(item.cached_prompt_tokens, item.prompt_tokens)
+
+
+def _computed_cell(summary: ConfigurationSummary) -> str:
+    """The computed prompt tokens, with the prompt tokens sent when the cache served some."""
+    computed = f"{summary.computed_prompt_tokens_per_question:.0f}"
+    sent = f"{summary.prompt_tokens_per_question:.0f}"
+    return computed if computed == sent else f"{computed} (of {sent} sent)"
 
 
 def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Path:
@@ -125,15 +141,15 @@ def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Pat
     lines = [f"# {title}", "", f"Metric: {METRIC_NAMES.get(task, 'accuracy')}.", ""]
     lines += [
         "| configuration | questions | accuracy | 95% CI | mean metric | LLM calls/q "
-        "| tokens/q | seconds/q |",
-        "|---|---|---|---|---|---|---|---|",
+        "| computed prompt tokens/q | generated tokens/q | seconds/q |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         lines.append(
             f"| {s.configuration} | {s.questions} | {s.accuracy:.1%} | "
             f"{s.interval[0]:.1%}–{s.interval[1]:.1%} | {s.mean_score:.3f} | "
-            f"{s.llm_calls_per_question:.2f} | {s.tokens_per_question:.0f} | "
-            f"{s.seconds_per_question:.1f} |"
+            f"{s.llm_calls_per_question:.2f} | {_computed_cell(s)} | "
+            f"{s.generated_tokens_per_question:.0f} | {s.seconds_per_question:.1f} |"
         )
     if any(s.by_variant for s in summaries):
         lines += [
@@ -217,7 +233,8 @@ def _database_table(results: Sequence[ItemResult]) -> list[str]:
 
 
 def _charts(summaries: list[ConfigurationSummary], folder: Path) -> None:
-    """accuracy.png (with 95% intervals), errors.png (stacked), cost.png."""
+    """accuracy.png (with 95% intervals), errors.png (stacked), cost.png (LLM
+    calls, prompt tokens computed and tokens generated, seconds)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -250,12 +267,18 @@ def _charts(summaries: list[ConfigurationSummary], folder: Path) -> None:
     figure.savefig(folder / "errors.png", dpi=100)
     pyplot.close(figure)
 
-    figure, (calls, seconds) = pyplot.subplots(1, 2, figsize=(max(6, 2 * len(names)), 3.5))
+    figure, (calls, tokens, seconds) = pyplot.subplots(1, 3, figsize=(max(9, 3 * len(names)), 3.5))
     calls.bar(positions, [s.llm_calls_per_question for s in summaries], color="#ed7d31")
     calls.set_ylabel("LLM calls per question")
+    computed = [s.computed_prompt_tokens_per_question for s in summaries]
+    tokens.bar(positions, computed, color="#4472c4", label="prompt, computed")
+    generated = [s.generated_tokens_per_question for s in summaries]
+    tokens.bar(positions, generated, bottom=computed, color="#a5a5a5", label="generated")
+    tokens.set_ylabel("tokens per question")
+    tokens.legend(fontsize=8)
     seconds.bar(positions, [s.seconds_per_question for s in summaries], color="#70ad47")
     seconds.set_ylabel("seconds per question")
-    for axis in (calls, seconds):
+    for axis in (calls, tokens, seconds):
         axis.set_xticks(list(positions), names, rotation=30, ha="right")
     figure.tight_layout()
     figure.savefig(folder / "cost.png", dpi=100)

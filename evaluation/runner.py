@@ -80,6 +80,9 @@ class ItemResult(BaseModel):
     attempts: int = 0
     llm_calls: int = 0
     prompt_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    """Of `prompt_tokens`, those the server took from its prompt cache (0 in
+    results recorded before they were kept, and from servers that do not say)."""
     completion_tokens: int = 0
     seconds: float = 0.0
     steps: list[AttemptStep] = Field(default_factory=list)
@@ -229,6 +232,7 @@ def answer_one(
         attempts=answer.attempts,
         llm_calls=answer.llm_calls,
         prompt_tokens=answer.prompt_tokens,
+        cached_prompt_tokens=answer.cached_prompt_tokens,
         completion_tokens=answer.completion_tokens,
         seconds=round(seconds, 3),
         steps=attempt_steps(answer.trace),

@@ -2,10 +2,11 @@
 
 It plays a script: each incoming `/v1/chat/completions` request takes the
 next `Step` (a reply text, an HTTP error status, a delay), or, when the script
-is a function, the reply that function writes for the request's messages (for
-runs that ask many questions in an order the test does not fix). It answers as
-the real API would (JSON, or server-sent events when the request streams), and
-records each request, so a test can read the prompts sent and count the calls.
+is a function, the reply (or step) that function writes for the request's
+messages (for runs that ask many questions in an order the test does not
+fix). It answers as the real API would (JSON, or server-sent events when the
+request streams), and records each request, so a test can read the prompts
+sent and count the calls.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Responder = Callable[[list[dict[str, Any]]], str]
-"""Writes the reply text for a request's messages."""
+Responder = Callable[[list[dict[str, Any]]], "str | Step"]
+"""Writes the reply text (or the whole `Step`) for a request's messages."""
 
 
 @dataclass
@@ -29,13 +30,21 @@ class Step:
     """One scripted answer: `reply` text, or an HTTP `status` error; after
     `delay` seconds. `refuse_response_format` answers 400 to a request that
     asks for `response_format` (a server without structured output);
-    `finish_reason` "length" plays a reply cut at the token limit."""
+    `finish_reason` "length" plays a reply cut at the token limit.
+    `cached_tokens` adds OpenAI's `usage.prompt_tokens_details.cached_tokens`
+    and `timings` llama.cpp's `timings` object (sent as given, so that a test
+    can send hostile values); by default the reply has neither.
+    `prompt_tokens` replaces the usage's prompt tokens (by default the
+    prompt's characters / 4, as `FakeOpenAIServer.prompt_tokens` counts)."""
 
     reply: str = ""
     status: int = 200
     delay: float = 0.0
     refuse_response_format: bool = False
     finish_reason: str = "stop"
+    cached_tokens: Any = None
+    timings: dict[str, Any] | None = None
+    prompt_tokens: int | None = None
 
 
 @dataclass
@@ -54,7 +63,8 @@ class FakeOpenAIServer:
         with self._lock:
             self.requests.append(body)
             if callable(self.script):
-                return Step(reply=self.script(body.get("messages", [])))
+                written = self.script(body.get("messages", []))
+                return written if isinstance(written, Step) else Step(reply=written)
             if not self.script:
                 return Step(status=500, reply="script exhausted")
             return self.script.pop(0)
@@ -106,17 +116,22 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             if step.status != 200:
                 self._json(step.status, {"error": {"message": step.reply or "scripted error"}})
                 return
-            prompt_tokens = _prompt_tokens(body)
+            prompt_tokens = (
+                _prompt_tokens(body) if step.prompt_tokens is None else step.prompt_tokens
+            )
             server.replied_tokens.append(len(step.reply) // 4)
-            usage = {
+            usage: dict[str, Any] = {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": len(step.reply) // 4,
                 "total_tokens": prompt_tokens + len(step.reply) // 4,
             }
+            if step.cached_tokens is not None:
+                usage["prompt_tokens_details"] = {"cached_tokens": step.cached_tokens}
+            extra = {"timings": step.timings} if step.timings is not None else {}
             if body.get("stream"):
-                self._stream(step.reply, usage, step.finish_reason)
+                self._stream(step.reply, usage, step.finish_reason, extra)
             else:
-                self._json(200, _completion(step.reply, usage, step.finish_reason))
+                self._json(200, {**_completion(step.reply, usage, step.finish_reason), **extra})
 
         def _json(self, status: int, payload: dict[str, Any]) -> None:
             data = json.dumps(payload).encode()
@@ -126,7 +141,9 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _stream(self, reply: str, usage: dict[str, int], finish_reason: str) -> None:
+        def _stream(
+            self, reply: str, usage: dict[str, Any], finish_reason: str, extra: dict[str, Any]
+        ) -> None:
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.end_headers()
@@ -135,7 +152,8 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             for piece in pieces:
                 self._event(_chunk({"content": piece}, None))
             self._event(_chunk({}, finish_reason))
-            self._event({**_chunk({}, None), "choices": [], "usage": usage})
+            # like llama.cpp, the timings ride on the last event
+            self._event({**_chunk({}, None), "choices": [], "usage": usage, **extra})
             self.wfile.write(b"data: [DONE]\n\n")
 
         def _event(self, payload: dict[str, Any]) -> None:
@@ -145,7 +163,7 @@ def _handler(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def _completion(reply: str, usage: dict[str, int], finish_reason: str) -> dict[str, Any]:
+def _completion(reply: str, usage: dict[str, Any], finish_reason: str) -> dict[str, Any]:
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",

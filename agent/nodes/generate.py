@@ -78,11 +78,13 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
         code=attempt.code,
         problem=attempt.problem,
         prompt_tokens=reply.prompt_tokens,
+        cached_prompt_tokens=reply.cached_prompt_tokens,
     )
     return {
         "current": attempt,
         "llm_calls": 1,
         "prompt_tokens": reply.prompt_tokens,
+        "cached_prompt_tokens": reply.cached_prompt_tokens,
         "completion_tokens": reply.completion_tokens,
         "trace": trace,
     }

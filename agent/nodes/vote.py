@@ -182,6 +182,7 @@ def _finish(
             "focus": _focus(state, runtime),
             "llm_calls": state["llm_calls"],
             "prompt_tokens": state["prompt_tokens"],
+            "cached_prompt_tokens": state["cached_prompt_tokens"],
             "completion_tokens": state["completion_tokens"],
             "trace": [*state["trace"], *trace],
         }

@@ -41,6 +41,7 @@ def test_ask_json_prints_exactly_the_answer_object(llm, pandora, examples):
         "attempts",
         "llm_calls",
         "prompt_tokens",
+        "cached_prompt_tokens",
         "completion_tokens",
         "soft",
         "error",
