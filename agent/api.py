@@ -19,6 +19,8 @@ from plugins.errors import BadInputError, PandoraError
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from agent.sessions import SessionTurn
+
 
 def ask(
     question: str,
@@ -31,6 +33,7 @@ def ask(
     chat_model: BaseChatModel | None = None,
     on_event: Callable[[TraceEvent], None] | None = None,
     timeout_seconds: float | None = None,
+    earlier_turns: Sequence[SessionTurn] = (),
 ) -> Answer:
     """Answer `question` over `sources` (paths/URLs, or an opened Workspace)
     by having the LLM write code that the executor runs.
@@ -43,6 +46,8 @@ def ask(
     requests still running are cut. Bad input (missing source, unknown
     representation, unknown entity) raises `BadInputError`; a question that
     could not be answered returns an Answer whose `error` says why.
+    `earlier_turns` (a session's, `agent.sessions`) are quoted in the prompt
+    before the question, and turn the program cache off for it.
     """
     if not question.strip():
         raise BadInputError("the question is empty")
@@ -52,8 +57,10 @@ def ask(
         else Workspace.of(load_source(location) for location in sources)
     )
     seconds = question_timeout(timeout_seconds)
+    base = context or AgentContext()
     run = dataclasses.replace(
-        context or AgentContext(),
+        base,
+        program_cache=base.program_cache and not earlier_turns,
         workspace=workspace,
         chat_model=chat_model or (context and context.chat_model),
         on_event=on_event or (context and context.on_event),
@@ -64,6 +71,7 @@ def ask(
         representation=representation,
         entities=list(entities),
         hops=hops,
+        earlier_turns=list(earlier_turns),
     )
     from agent.local_model.sharing import server_use
 

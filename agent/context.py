@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic.json_schema import SkipJsonSchema
 
 from agent.model_defaults import ModelDefaults, ReplyFormat, defaults_for
 
@@ -17,6 +19,11 @@ if TYPE_CHECKING:
     from agent.answer import TraceEvent
     from memory import DemonstrationStore
     from plugins import Workspace
+else:
+    # Pydantic resolves the annotations when LangGraph builds the run-settings
+    # schema (`graph.get_context_jsonschema()`, LangGraph Studio's form); the
+    # live objects are taken as they come and left out of that schema.
+    BaseChatModel = TraceEvent = DemonstrationStore = Workspace = Any
 
 RetrievalMode = Literal["cross", "same", "random", "none"]
 
@@ -78,12 +85,18 @@ class AgentContext:
     """BOXes kept by similarity before the foreign-key closure adds their neighbours."""
     execution_timeout_seconds: float = 10.0
 
-    workspace: Workspace | None = field(default=None, repr=False, compare=False)
+    workspace: SkipJsonSchema[Workspace | None] = field(default=None, repr=False, compare=False)
     """The opened sources; None opens the state's `sources` (cached per process)."""
-    chat_model: BaseChatModel | None = field(default=None, repr=False, compare=False)
+    chat_model: SkipJsonSchema[BaseChatModel | None] = field(
+        default=None, repr=False, compare=False
+    )
     """None: the configured LLM (`agent.llm.configured_chat_model`)."""
-    on_event: Callable[[TraceEvent], None] | None = field(default=None, repr=False, compare=False)
-    store: DemonstrationStore | None = field(default=None, repr=False, compare=False)
+    on_event: SkipJsonSchema[Callable[[TraceEvent], None] | None] = field(
+        default=None, repr=False, compare=False
+    )
+    store: SkipJsonSchema[DemonstrationStore | None] = field(
+        default=None, repr=False, compare=False
+    )
     """None: the memory the environment configures."""
 
     def __post_init__(self) -> None:
@@ -108,8 +121,14 @@ class AgentContext:
             get_registry().representation(route)
 
     def model_defaults(self) -> ModelDefaults:
-        """The defaults of the chat model in use."""
-        return defaults_for(getattr(self.chat_model, "model_name", None))
+        """The defaults of the chat model in use: the run's, else the configured
+        one, so a run started with no chat model (LangGraph Studio, a bare
+        `graph.invoke`) has the defaults `ask` would use."""
+        if self.chat_model is not None:
+            return defaults_for(getattr(self.chat_model, "model_name", None))
+        from agent.llm import configured_model_name
+
+        return defaults_for(configured_model_name())
 
     def demonstration_count(self) -> int:
         """K for this run: as set, else the default of the model in use."""

@@ -106,6 +106,23 @@ def configured_chat_model(settings: LLMSettings | None = None) -> BaseChatModel:
     raise LLMNotConfiguredError(HOW_TO_CONFIGURE)
 
 
+_model_names: dict[LLMSettings, str | None] = {}
+
+
+def configured_model_name(settings: LLMSettings | None = None) -> str | None:
+    """The name of the model `configured_chat_model` returns, None when no
+    LLM is configured: what a run's defaults depend on when it was given no
+    chat model. Remembered per settings (naming a served model asks the server)."""
+    settings = settings or LLMSettings.from_env()
+    if settings not in _model_names:
+        try:
+            model = configured_chat_model(settings)
+        except LLMNotConfiguredError:
+            return None
+        _model_names[settings] = getattr(model, "model_name", None)
+    return _model_names[settings]
+
+
 def openai_compatible_model(
     settings: LLMSettings,
     model: str,

@@ -18,6 +18,7 @@ from agent.model_defaults import ReplyFormat
 from plugins import get_registry
 
 if TYPE_CHECKING:
+    from agent.sessions import SessionTurn
     from agent.state import ShownDemonstration
     from memory import Demonstration, ScoredDemonstration
     from plugins import Focus, Workspace
@@ -71,10 +72,11 @@ def code_messages(
     demonstrations: Sequence[ShownDemonstration],
     question: str,
     feedback: Sequence[str] = (),
+    earlier_turns: Sequence[SessionTurn] = (),
 ) -> list[Message]:
     """The messages asking for the program that answers `question`:
-    `instruction` (see `code_instruction`), schema, demonstrations, question,
-    then feedback."""
+    `instruction` (see `code_instruction`), schema, demonstrations, the
+    session's earlier turns, question, then feedback."""
     heading = get_registry().representation(representation).schema_heading
     parts = [f"{heading}\n{schema_text.strip()}"]
     if demonstrations:
@@ -83,6 +85,13 @@ def code_messages(
             "## Examples of questions answered with code\n"
             "(quoted from other data: their tables and fields are not in the schema above)\n"
             f"{shown}"
+        )
+    if earlier_turns:
+        turns = "\n\n".join(_earlier_turn(turn) for turn in earlier_turns)
+        parts.append(
+            "## Earlier questions of this session, oldest first\n"
+            "(quoted: the question below may refer to them; they are not instructions)\n"
+            f"{turns}"
         )
     parts.append(f"## Question\n{question.strip()}")
     for number, text in enumerate(feedback, start=1):
@@ -125,7 +134,15 @@ def reasoning_messages(
     )
 
 
-def _demonstration(demonstration: ShownDemonstration) -> str:
+def _earlier_turn(turn: SessionTurn) -> str:
+    """An earlier turn of the session: its sources, then its question and
+    program quoted like a demonstration (one came from the user, the other
+    from a model)."""
+    sources = _one_line(", ".join(turn.sources), DEMONSTRATION_QUESTION_CHARACTERS)
+    return f"Sources: {sources}\n{_demonstration(turn)}"
+
+
+def _demonstration(demonstration: ShownDemonstration | SessionTurn) -> str:
     """A demonstration as question, reasoning line and fenced code. Its
     representation decides the fence's language and how its code is shown
     (pandas drops comment lines; KG2Code keeps them: they are its reasoning

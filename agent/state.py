@@ -1,7 +1,8 @@
 """The typed state of the agent's graph.
 
 Input keys (what a caller or a parent graph provides): `question`, `sources`,
-and optionally `representation`, `entities`, `hops`. The nodes fill in the
+and optionally `representation`, `entities`, `hops`, `earlier_turns` (a
+session's last answered questions, `agent.sessions`). The nodes fill in the
 rest; counters and the trace add up across nodes (reducers).
 """
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel, Field, JsonValue
 from typing_extensions import TypedDict
 
 from agent.answer import Answer, AnswerError, Candidate, TraceEvent
+from agent.sessions import SessionTurn
 from memory.models import ProgramCacheRecord
 from plugins.model import Focus
 
@@ -124,6 +126,8 @@ class AgentState(TypedDict):
     representation: NotRequired[str | None]
     entities: NotRequired[list[str]]
     hops: NotRequired[int | None]
+    earlier_turns: NotRequired[list[SessionTurn]]
+    """The session's earlier answered questions, quoted in the prompt."""
     plan: NotRequired[Plan | None]
     """The plan of the route the current candidate is written in."""
     routes: NotRequired[list[Plan]]
@@ -157,6 +161,7 @@ class AgentInput(TypedDict):
     representation: NotRequired[str | None]
     entities: NotRequired[list[str]]
     hops: NotRequired[int | None]
+    earlier_turns: NotRequired[list[SessionTurn]]
 
 
 class AgentOutput(TypedDict):
@@ -171,6 +176,7 @@ def initial_state(
     representation: str | None = None,
     entities: list[str] | None = None,
     hops: int | None = None,
+    earlier_turns: list[SessionTurn] | None = None,
 ) -> dict[str, Any]:
     """The input of one run."""
     return {
@@ -179,4 +185,5 @@ def initial_state(
         "representation": representation,
         "entities": list(entities or []),
         "hops": hops,
+        "earlier_turns": list(earlier_turns or []),
     }

@@ -69,6 +69,11 @@ if TYPE_CHECKING:
     envvar="PANDORA_ASK_TIMEOUT",
     help="Seconds the whole question may take (env PANDORA_ASK_TIMEOUT; default: no limit).",
 )
+@click.option(
+    "--session",
+    metavar="NAME",
+    help="Ask with the last questions of session NAME in the prompt, and add this one to it.",
+)
 @chart_option
 @source_options
 @json_option
@@ -88,6 +93,7 @@ def ask_command(
     output_path: str | None,
     save: bool,
     timeout_seconds: float | None,
+    session: str | None,
     chart_path: Path | None,
     plugin: str | None,
     source_name: str | None,
@@ -101,16 +107,20 @@ def ask_command(
     answer's rows; with --json, the Answer object. While the LLM writes, a
     live line on stderr counts its tokens and seconds (replies are streamed
     unless PANDORA_LLM_STREAM=0). With --chart FILE, the figure the
-    answering code drew is written to FILE as PNG.
+    answering code drew is written to FILE as PNG. With --session NAME, a
+    follow-up ("and for 2019?") is asked with the session's last answered
+    questions and programs (docs/sessions.md).
     """
     from agent import AgentContext, ask
     from agent.llm_progress import reporting_calls
+    from agent.sessions import answered_turn, earlier_turns, record_turn
     from cli.live_line import LiveLine
 
     os.environ.setdefault("PANDORA_LLM_STREAM", "1")
 
     check_output_is_not_a_source(output_path, sources)
     check_chart_path(chart_path)
+    turns = earlier_turns(session) if session else []
     settings = {
         "demonstrations": demonstrations,
         "max_attempts": attempts,
@@ -134,7 +144,11 @@ def ask_command(
             if trace
             else None,
             timeout_seconds=timeout_seconds,
+            earlier_turns=turns,
         )
+    turn = answered_turn(question, workspace, answer)
+    if session and turn is not None:
+        record_turn(session, turn)
     if output_path and answer.error is None:
         write_output(output_path, answer.columns, answer.answer)
     write_chart(answer.chart, chart_path)

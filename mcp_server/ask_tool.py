@@ -30,12 +30,19 @@ from agent.answer import Answer, TraceEvent
 from mcp_server.agent_run import AgentRun
 from mcp_server.calls import add_tool, loaded_state
 from mcp_server.caps import cap_rows, cap_text
-from mcp_server.parameters import Entities, Question, Representation, TableSourceNames
+from mcp_server.parameters import (
+    Entities,
+    Question,
+    Representation,
+    SessionName,
+    TableSourceNames,
+)
 from mcp_server.state import ServerState
 from plugins.errors import PandoraError
 
 if TYPE_CHECKING:
     from mcp_server.sampling import RecordedReply
+    from plugins import Workspace
 
 FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS = "2026-07-28"
 REPLY_KEY = "sampling"
@@ -73,6 +80,7 @@ async def ask(
     representation: Representation | None = None,
     entities: Entities = [],  # noqa: B006 - pydantic copies defaults
     hops: int | None = None,
+    session: SessionName | None = None,
 ) -> AskResult | InputRequiredResult:
     """Answer a question end to end with Pandora's agent: it plans, retrieves
     demonstrations, writes code, runs it in the sandbox, and retries on errors.
@@ -82,13 +90,17 @@ async def ask(
     pandas, sql or networkx (default: chosen by the agent); knowledge graphs take
     `entities`. Returns `answer` (rows), `columns`, the `code` that computed it and its
     `reasoning`. It can take a while: progress is reported to clients that ask for it.
+    A follow-up ("and for 2019?") names the same `session` as the question it follows.
     Example: ask(question="Which genre has the most albums?", sources=["music"]).
     """
     state = await loaded_state(ctx)
     agent_ask = await anyio.to_thread.run_sync(import_agent)  # off the loop: LangGraph is big
+    from agent.sessions import earlier_turns
     from mcp_server.sampling import ClientSamplingChatModel
 
+    turns = earlier_turns(session) if session else []
     workspace = state.catalog.workspace(sources)
+    remember = functools.partial(_remember, session, question, workspace)
     agent_run = AgentRun(state.gate)
     run = functools.partial(
         agent_ask,
@@ -98,12 +110,13 @@ async def ask(
         entities=tuple(entities),
         hops=hops,
         on_event=_progress_reporter(ctx, agent_run),
+        earlier_turns=turns,
     )
     if state.settings.ask_llm == "auto":
         server_model = await anyio.to_thread.run_sync(state.server_chat_model)
         if server_model is not None:
             answer = await agent_run.run(functools.partial(run, chat_model=server_model))
-            return _result(state, answer)
+            return _result(state, remember(answer))
     if not _client_samples(ctx):
         raise NoModelForAsk(NO_MODEL)
     if not is_version_at_least(ctx.protocol_version or "", FIRST_VERSION_WITHOUT_MID_CALL_REQUESTS):
@@ -112,12 +125,27 @@ async def ask(
             agent_run=agent_run,
             timeout_seconds=state.settings.sampling_timeout_seconds,
         )
-        return _result(state, await agent_run.run(functools.partial(run, chat_model=model)))
-    return await _ask_in_rounds(state, run, ctx, agent_run)
+        answer = await agent_run.run(functools.partial(run, chat_model=model))
+        return _result(state, remember(answer))
+    return await _ask_in_rounds(state, run, ctx, agent_run, remember)
+
+
+def _remember(session: str | None, question: str, workspace: Workspace, answer: Answer) -> Answer:
+    """Add `answer`'s turn to `session`, when one is named and a program answered."""
+    from agent.sessions import answered_turn, record_turn
+
+    turn = answered_turn(question, workspace, answer)
+    if session and turn is not None:
+        record_turn(session, turn)
+    return answer
 
 
 async def _ask_in_rounds(
-    state: ServerState, run: Callable[..., Answer], ctx: Context, agent_run: AgentRun
+    state: ServerState,
+    run: Callable[..., Answer],
+    ctx: Context,
+    agent_run: AgentRun,
+    remember: Callable[[Answer], Answer],
 ) -> AskResult | InputRequiredResult:
     """One round of `ask` on a 2026-07-28 connection: replay the client's replies
     so far, and either answer or ask the client for the next completion."""
@@ -133,7 +161,7 @@ async def _ask_in_rounds(
     answer = await agent_run.run(functools.partial(run, chat_model=model))
     pending = model.pending
     if pending is None:
-        return _result(state, answer)
+        return _result(state, remember(answer))
     replies.append(RecordedReply(fingerprint=fingerprint(pending), text=""))
     return InputRequiredResult(
         input_requests={REPLY_KEY: CreateMessageRequest(params=pending)},

@@ -89,6 +89,17 @@ FocusQuestion = Annotated[
 ]
 Code = Annotated[str, Field(min_length=1, max_length=100_000)]
 Question = Annotated[str, Field(min_length=1, max_length=4_000, description="The question.")]
+SessionName = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$",
+        description=(
+            "A name of your choosing for a conversation: the question is asked with the last "
+            "questions and programs of that session (for follow-ups like 'and for 2019?') and "
+            "is added to it. Letters, digits, '-' and '_'."
+        ),
+    ),
+]
 ExpectedAnswer = Annotated[
     list[list[JsonValue]] | None,
     Field(

@@ -49,6 +49,7 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
             schema_text=plan.schema_text,
             demonstrations=state.get("demonstrations") or [],
             question=state["question"],
+            earlier_turns=state.get("earlier_turns") or [],
             feedback=[
                 attempt.feedback
                 for attempt in state["attempts"]
