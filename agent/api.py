@@ -21,6 +21,12 @@ if TYPE_CHECKING:
 
     from agent.sessions import SessionTurn
 
+QUESTION_THREAD_NAME = "pandora-question"
+"""The name of the worker thread of a question asked with a timeout."""
+
+WIND_DOWN_SECONDS = 3.0
+"""How long a question past its deadline gets to end its current step."""
+
 
 def ask(
     question: str,
@@ -127,13 +133,17 @@ def _answer_in_time(state: dict[str, Any], run: AgentContext, seconds: float) ->
             outcome["error"] = error
 
     context = contextvars.copy_context()
-    worker = threading.Thread(target=context.run, args=(work,), name="pandora-question")
+    worker = threading.Thread(target=context.run, args=(work,), name=QUESTION_THREAD_NAME)
     worker.daemon = True
     worker.start()
     worker.join(seconds)
-    if "error" in outcome:
+    if worker.is_alive():
+        # The deadline cuts the worker's LLM request at this same moment: let
+        # it wind down, so a process exiting next does not tear it down mid-step.
+        worker.join(WIND_DOWN_SECONDS)
+    elif "error" in outcome:
         raise outcome["error"]
-    if "answer" in outcome:
+    elif "answer" in outcome:
         return outcome["answer"]
     return Answer(
         error=AnswerError(type="Timeout", message=f"no answer within the {seconds:g} s allowed")

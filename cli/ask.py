@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -170,9 +172,26 @@ def ask_command(
         print_warning("soft answer: read from the code's last comment, the code did not run")
     if answer.error is not None:
         print_error_line(answer.error.type, answer.error.message)
+        if answer.error.type == "Timeout":
+            exit_leaving_the_question_behind(EXIT_FAILED)
         sys.exit(EXIT_FAILED)
     if save:
         _save(question, answer, workspace, entities, hops)
+
+
+def exit_leaving_the_question_behind(code: int) -> NoReturn:
+    """Exit with `code` after a timed-out question, whose worker thread may
+    still be ending its step: the exit handlers run (the model server is
+    released, executor pools stop), but the interpreter is not torn down
+    under that thread, which could crash it (a SIGSEGV instead of `code`)."""
+    from agent.api import QUESTION_THREAD_NAME
+
+    if not any(thread.name == QUESTION_THREAD_NAME for thread in threading.enumerate()):
+        sys.exit(code)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    atexit._run_exitfuncs()
+    os._exit(code)
 
 
 def _confidence(answer: Answer) -> str:

@@ -46,6 +46,9 @@ def test_switched_off_feedback_and_repair_do_not_see_the_view(examples, represen
 
 def test_the_switch_is_the_context_then_the_environment_then_the_model(monkeypatch):
     monkeypatch.delenv("PANDORA_JOINED_VIEWS", raising=False)
+    for variable in ("PANDORA_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("PANDORA_LOCAL_MODEL", "off")  # no model configured: the paper's defaults
     assert AgentContext().joined_views_in_use() is PAPER_DEFAULTS.joined_views is False
     assert LOCAL_MODEL_DEFAULTS.joined_views is True
     monkeypatch.setenv("PANDORA_JOINED_VIEWS", "1")
