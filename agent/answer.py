@@ -23,15 +23,17 @@ class Candidate(BaseModel):
     candidates whose results are equal (`agent.voting`).
 
     `origin` is `greedy` (a route's first program, temperature 0), `sample`
-    (a later one, at a temperature), `cache` (the program cache) or `direct`
-    (the no-code baseline's answer). `flagged` says the result ran but looked
+    (a later one, at a temperature), `cache` (the program cache), `direct`
+    (the no-code baseline's answer) or `reading` (the model's answer read
+    from data shown whole: a witness that votes for the programs it
+    matches, `agent.nodes.read`). `flagged` says the result ran but looked
     wrong to execution guidance (no rows, a shape the question contradicts):
     such a result counts half a vote.
     """
 
     representation: str
     code: str = ""
-    origin: Literal["greedy", "sample", "cache", "direct"] = "greedy"
+    origin: Literal["greedy", "sample", "cache", "direct", "reading"] = "greedy"
     result: list[list[JsonValue]] | None = None
     columns: list[str] = Field(default_factory=list)
     error: AnswerError | None = None

@@ -63,6 +63,11 @@ class AgentContext:
     joined_views: bool | None = None
     """Show each foreign-key chain of a database pre-joined as one view (SQL)
     or BOX (pandas) beside its tables (`plugins.joined_views`)."""
+    reading: bool | None = None
+    """Also ask the model to read the data and answer directly when the data
+    is small enough to show whole: the reading votes for the program whose
+    result it matches, never answers alone, and is the soft answer when no
+    program ran. Off whenever example values are (`PANDORA_EXAMPLE_VALUES=0`)."""
     sample_temperature: float = 0.7
     """Temperature of candidates after each route's first (greedy) one."""
     stop_votes: int = 2
@@ -186,3 +191,11 @@ class AgentContext:
                 raise BadInputError(f"PANDORA_JOINED_VIEWS={text!r} must be 0 or 1")
             return text == "1"
         return self.model_defaults().joined_views
+
+    def reading_in_use(self) -> bool:
+        """Whether the model reads the data as a witness: as set, else the
+        default of the model in use; never when the data's values are kept
+        out of prompts or the run is the direct-answer baseline."""
+        if self.direct_answer or self.example_value_count() == 0:
+            return False
+        return self.model_defaults().reading if self.reading is None else self.reading

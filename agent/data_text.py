@@ -29,15 +29,33 @@ def boxes_as_text(boxes: Sequence[Box], max_characters: int = DATA_TEXT_MAX_CHAR
     return text[:max_characters]  # only thousands of BOXes leave blocks too small to share
 
 
+def whole_boxes_as_text(boxes: Sequence[Box], max_characters: int) -> str | None:
+    """All the BOXes' rows as `boxes_as_text` writes them, or None when they do
+    not all fit in `max_characters`: what a model may read to answer, since
+    an answer read from part of a table is a guess about the rest."""
+    if not boxes:
+        return None
+    share = max_characters // len(boxes) - len(BLOCK_SEPARATOR)
+    blocks = [_box_block(box, share) for box in boxes]
+    if not all(whole for _, whole in blocks):
+        return None
+    return BLOCK_SEPARATOR.join(text for text, _ in blocks)
+
+
 def box_as_text(box: Box, budget: int) -> str:
     """One BOX in at most `budget` characters: a heading, the header line (cut
     with `…` when longer than the budget) and the first rows that fit."""
+    return _box_block(box, budget)[0]
+
+
+def _box_block(box: Box, budget: int) -> tuple[str, bool]:
+    """`box_as_text`'s block, and whether it holds every row and a whole header."""
     rows = len(box.frame)
     name = escape_control_characters(box.name)
     longest_heading = f"### {name} ({rows} rows, the first {rows} shown)"
     room = budget - len(longest_heading) - 1
     if room < len(CUT_MARK) + 1:
-        return _cut(f"### {name} ({rows} rows)", budget)
+        return _cut(f"### {name} ({rows} rows)", budget), False
     # a row line holds a comma between cells and ends with a line break: no more
     # rows than this can fit, and none when the header alone is wider than `room`
     most_rows = room // max(len(box.frame.columns), 1)
@@ -45,6 +63,7 @@ def box_as_text(box: Box, budget: int) -> str:
     shown_frame.columns = [escape_control_characters(str(column)) for column in box.frame.columns]
     header, *lines = shown_frame.to_csv(index=False).splitlines()
     kept = [_cut(header, room - 1)]
+    header_whole = kept[0] == header
     used = len(kept[0]) + 1
     for line in lines:
         if used + len(line) + 1 > room:
@@ -54,7 +73,7 @@ def box_as_text(box: Box, budget: int) -> str:
     shown = len(kept) - 1
     heading = f"### {name} ({rows} rows"
     heading += ")" if shown >= rows else f", the first {shown} shown)"
-    return heading + "\n" + "\n".join(kept)
+    return heading + "\n" + "\n".join(kept), header_whole and shown >= rows
 
 
 def _escaped_cell(value: object) -> object:

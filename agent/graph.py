@@ -1,13 +1,15 @@
 """The agent's LangGraph state machine:
 
-    plan -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
+    plan -> read_data -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
     execute -> repair -> execute      (a failed name fixed with no LLM call)
     reflect -> generate_code          (execution feedback: a corrected program)
     vote -> retrieve_demonstrations   (the next candidate) | END
 
 Each candidate is a chain of attempts (a program and its corrections) in one
 route (a representation); vote groups the finished candidates' results and
-either answers or starts the next candidate. plan jumps straight to execute
+either answers or starts the next candidate. read_data asks the model to
+read data small enough to show whole, once: a witness in the vote (it
+does nothing when the run does not read). plan jumps straight to execute
 when the program cache holds the question; generate_code goes to reflect
 when the reply holds no code, and to vote when the LLM does not answer;
 reflect goes back to retrieve_demonstrations when a cached program failed.
@@ -25,6 +27,7 @@ from agent.nodes import (
     execute,
     generate_code,
     plan,
+    read_data,
     reflect,
     repair,
     retrieve_demonstrations,
@@ -47,6 +50,7 @@ def build_graph(checkpointer: Any = None) -> Any:
         AgentState, context_schema=AgentContext, input_schema=AgentInput, output_schema=AgentOutput
     )
     builder.add_node("plan", plan)
+    builder.add_node("read_data", read_data)
     builder.add_node("retrieve_demonstrations", retrieve_demonstrations)
     builder.add_node("generate_code", generate_code)
     builder.add_node("execute", execute)
@@ -55,6 +59,7 @@ def build_graph(checkpointer: Any = None) -> Any:
     builder.add_node("vote", vote)
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", route_after_plan)
+    builder.add_edge("read_data", "retrieve_demonstrations")
     builder.add_edge("retrieve_demonstrations", "generate_code")
     builder.add_conditional_edges("generate_code", route_after_generate)
     builder.add_conditional_edges("execute", route_after_execute)

@@ -38,6 +38,10 @@ class ModelDefaults:
     3) the schema shows."""
     joined_views: bool
     """Whether the schema shows foreign-key chains pre-joined as views."""
+    reading: bool
+    """Whether the model also reads data small enough to show whole and
+    answers it directly: a witness in the vote, never an answer of its own
+    (`agent.nodes.read`)."""
 
 
 PAPER_DEFAULTS = ModelDefaults(
@@ -48,6 +52,7 @@ PAPER_DEFAULTS = ModelDefaults(
     routes=("pandas",),
     example_values=0,
     joined_views=False,
+    reading=False,
 )
 """The Pandora paper's method: K=10, pandas over BOXes, one program with
 execution feedback."""
@@ -60,6 +65,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     routes=("sql",),
     example_values=20,
     joined_views=True,
+    reading=True,
 )
 """The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""
 

@@ -21,6 +21,8 @@ def not_in_data(candidates: Sequence[Candidate], boxes: Sequence[Box]) -> Answer
     known |= {folded(str(column)) for box in boxes for column in box.frame.columns}
     missing = []
     for candidate in candidates:
+        if candidate.origin == "reading":
+            continue  # no program: the model's reading of the data names no field
         error = candidate.error
         name = None if error is None else missing_name(error.type, error.message)
         if name is None or folded(name) in known:

@@ -10,6 +10,10 @@ a candidate with an error has no vote. An empty result answers only when at leas
 candidates agree on it. Ties go to the group whose first member came first:
 candidates are written in the order of the model's prior (its best route's
 greedy program first).
+
+A reading (the model's answer read from the data, `agent.nodes.read`) is a
+witness: it adds one vote to every group whose result holds its values as
+one column, and forms no group of its own, so only a program answers.
 """
 
 from __future__ import annotations
@@ -63,6 +67,18 @@ def _doubtful(candidate: Candidate, question: str) -> bool:
     return candidate.flagged or not rows or contradicts(question, candidate.columns, rows)
 
 
+def supports(reading: Candidate, result: Candidate) -> bool:
+    """Whether `result`'s rows hold `reading`'s values as one of their
+    columns (as a multiset, cells compared by value): a reading names the
+    answer's values, a program may add a column beside them."""
+    values = result_key(reading.result or [])
+    rows = result.result or []
+    if not rows or not values:
+        return False
+    width = min(len(row) for row in rows)
+    return any(result_key([[row[column]] for row in rows]) == values for column in range(width))
+
+
 def tally(candidates: Sequence[Candidate], question: str) -> Tally:
     """The vote over `candidates` (in the order they were written) on
     `question`, whose explicit count or names a result's shape may contradict."""
@@ -70,27 +86,35 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
     def weight_of(candidate: Candidate) -> float:
         return weight(candidate, question)
 
+    readings = [c for c in candidates if c.origin == "reading" and weight_of(c) > 0]
     groups: dict[tuple[object, ...], list[Candidate]] = {}
     for candidate in candidates:
-        if weight_of(candidate) > 0:
+        if candidate.origin != "reading" and weight_of(candidate) > 0:
             groups.setdefault(result_key(candidate.result or []), []).append(candidate)
     ran = sum(1 for candidate in candidates if weight_of(candidate) > 0)
     empty = result_key([])
     if len(groups.get(empty, [])) < MIN_EMPTY_VOTES:
         groups.pop(empty, None)
+
+    def witnesses(members: list[Candidate]) -> list[Candidate]:
+        return [reading for reading in readings if supports(reading, members[0])]
+
+    def group_weight(members: list[Candidate]) -> float:
+        return sum(map(weight_of, members)) + len(witnesses(members))
+
     ranked = sorted(
         groups.values(),
-        key=lambda members: (-sum(map(weight_of, members)), candidates.index(members[0])),
+        key=lambda members: (-group_weight(members), candidates.index(members[0])),
     )
     if not ranked:
         return Tally(winner=None, votes=0, weight=0.0, runner_up_weight=0.0, ran=ran)
     best = ranked[0]
     clean = [member for member in best if not _doubtful(member, question)]
-    runner_up = sum(map(weight_of, ranked[1])) if len(ranked) > 1 else 0.0
+    runner_up = group_weight(ranked[1]) if len(ranked) > 1 else 0.0
     return Tally(
         winner=(clean or best)[0],
-        votes=len(best),
-        weight=sum(map(weight_of, best)),
+        votes=len(best) + len(witnesses(best)),
+        weight=group_weight(best),
         runner_up_weight=runner_up,
         ran=ran,
     )

@@ -169,7 +169,11 @@ def ask_command(
             err=True,
         )
     if answer.soft:
-        print_warning("soft answer: read from the code's last comment, the code did not run")
+        print_warning(
+            "soft answer: read from the code's last comment, the code did not run"
+            if answer.code
+            else "soft answer: the model read it from the data; no program could compute it"
+        )
     if answer.error is not None:
         print_error_line(answer.error.type, answer.error.message)
         if answer.error.type == "Timeout":
@@ -199,7 +203,8 @@ def _confidence(answer: Answer) -> str:
     ran = round(answer.votes / answer.agreement) if answer.agreement else 0
     if len(answer.candidates) < 2 or not ran:
         return ""
-    return f", {answer.votes} of {ran} candidates agree"
+    read = any(candidate.origin == "reading" for candidate in answer.candidates)
+    return f", {answer.votes} of {ran} candidates agree" + (" (one reads the data)" if read else "")
 
 
 def _save(

@@ -29,6 +29,8 @@ class Configuration(BaseModel):
     example_values: int | None = None
     joined_views: bool | None = None
     """Joined views in the schema; None keeps the model's default."""
+    reading: bool | None = None
+    """The model reads small data as a witness in the vote; None keeps the model's default."""
     repair: bool = True
     routes: tuple[str, ...] | None = None
     """Representations candidates are written in; None keeps the model's."""
@@ -49,6 +51,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             reply_format="json",
             example_values=0,
             joined_views=False,
+            reading=False,
             repair=False,
         ),
         Configuration(
@@ -71,6 +74,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="few-rows",
             description="3 example rows per table, small databases not shown whole",
             example_values=3,
+        ),
+        Configuration(
+            name="no-reading",
+            description="no reading of small data as a witness in the vote",
+            reading=False,
         ),
         Configuration(
             name="no-views",
@@ -139,11 +147,13 @@ ABLATIONS = (
     "no-values",
     "few-rows",
     "no-views",
+    "no-reading",
     "no-retrieval",
     "paper",
 )
 """What each part of the product adds: voting, repair, example values,
-joined views, demonstrations, and the paper's method as a whole. The paper's own grid
+joined views, the reading witness, demonstrations, and the paper's method as
+a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
 runs by name with --config."""
 BASELINES = ("text-to-sql", "direct-answer")

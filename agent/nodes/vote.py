@@ -85,7 +85,9 @@ def _answer(
     runtime: Runtime[AgentContext],
 ) -> Answer:
     """The answer of the winning group; else the soft answer a candidate's
-    code states (KG2Code: its last comment); else why no candidate answered."""
+    code states (KG2Code: its last comment); else the model's reading of the
+    data as a soft answer, unless the question names what the data lacks;
+    else why no candidate answered."""
     plan = state["plan"]
     assert plan is not None
     attempts = sum(1 for attempt in state["attempts"] if attempt.origin != "cache")
@@ -120,12 +122,23 @@ def _answer(
                 soft=True,
                 **common,
             )
-    last = candidates[-1] if candidates else None
+    last = next((c for c in reversed(candidates) if c.origin != "reading"), None)
+    error = _error(state, last, runtime)
+    reading = next((c for c in candidates if c.origin == "reading"), None)
+    if reading is not None and error.type != "NotInData":
+        return Answer(
+            answer=reading.result or [],
+            columns=reading.columns,
+            reasoning=reading.reasoning,
+            representation=reading.representation,
+            soft=True,
+            **common,
+        )
     return Answer(
         reasoning=last.reasoning if last else "",
         code=last.code if last else "",
         representation=last.representation if last else plan.representation,
-        error=_error(state, last, runtime),
+        error=error,
         **common,
     )
 

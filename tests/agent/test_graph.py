@@ -36,6 +36,7 @@ def test_the_graph_has_the_design_nodes_and_edges():
     assert set(drawn.nodes) == {
         "__start__",
         "plan",
+        "read_data",
         "retrieve_demonstrations",
         "generate_code",
         "execute",
@@ -46,8 +47,9 @@ def test_the_graph_has_the_design_nodes_and_edges():
     }
     assert {(edge.source, edge.target) for edge in drawn.edges} == {
         ("__start__", "plan"),
-        ("plan", "retrieve_demonstrations"),
+        ("plan", "read_data"),
         ("plan", "execute"),
+        ("read_data", "retrieve_demonstrations"),
         ("retrieve_demonstrations", "generate_code"),
         ("generate_code", "execute"),
         ("generate_code", "reflect"),
