@@ -35,11 +35,11 @@ def whole_boxes_as_text(boxes: Sequence[Box], max_characters: int) -> str | None
     an answer read from part of a table is a guess about the rest."""
     if not boxes:
         return None
-    share = max_characters // len(boxes) - len(BLOCK_SEPARATOR)
-    blocks = [_box_block(box, share) for box in boxes]
+    blocks = [_box_block(box, max_characters) for box in boxes]
     if not all(whole for _, whole in blocks):
         return None
-    return BLOCK_SEPARATOR.join(text for text, _ in blocks)
+    text = BLOCK_SEPARATOR.join(block for block, _ in blocks)
+    return text if len(text) <= max_characters else None
 
 
 def box_as_text(box: Box, budget: int) -> str:
