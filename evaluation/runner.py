@@ -59,6 +59,16 @@ def attempt_steps(trace: Sequence[TraceEvent]) -> list[AttemptStep]:
     return steps
 
 
+class CandidateOutcome(BaseModel):
+    """What one candidate of an answer gave, as results.jsonl keeps it: enough
+    to tally the vote again offline (with or without some origins)."""
+
+    origin: str
+    representation: str
+    result: list[list[JsonValue]] | None = None
+    error: str | None = None
+
+
 class ItemResult(BaseModel):
     """One question answered under one configuration: one line of results.jsonl."""
 
@@ -86,6 +96,10 @@ class ItemResult(BaseModel):
     completion_tokens: int = 0
     seconds: float = 0.0
     steps: list[AttemptStep] = Field(default_factory=list)
+    soft: bool = False
+    """The answer is soft: read from a comment or the data, no program computed it."""
+    candidates: list[CandidateOutcome] = Field(default_factory=list)
+    """Every candidate and what it gave (empty in results recorded before they were kept)."""
     code_version: str | None = None
     """The commit that answered (`evaluation.code_version`); None in results
     recorded before it was kept."""
@@ -237,5 +251,15 @@ def answer_one(
         completion_tokens=answer.completion_tokens,
         seconds=round(seconds, 3),
         steps=attempt_steps(answer.trace),
+        soft=answer.soft,
+        candidates=[
+            CandidateOutcome(
+                origin=candidate.origin,
+                representation=candidate.representation,
+                result=None if candidate.result is None else candidate.result[:KEPT_ROWS],
+                error=candidate.error.type if candidate.error else None,
+            )
+            for candidate in answer.candidates
+        ],
         code_version=version,
     )
