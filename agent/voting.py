@@ -12,7 +12,7 @@ candidates are written in the order of the model's prior (its best route's
 greedy program first).
 
 A reading (the model's answer read from the data, `agent.nodes.read`) is a
-witness: it adds one vote to every group whose result holds its values as
+witness: it adds one vote to every group whose result holds its values in
 one column, and forms no group of its own, so only a program answers.
 """
 
@@ -68,15 +68,19 @@ def _doubtful(candidate: Candidate, question: str) -> bool:
 
 
 def supports(reading: Candidate, result: Candidate) -> bool:
-    """Whether `result`'s rows hold `reading`'s values as one of their
-    columns (as a multiset, cells compared by value): a reading names the
-    answer's values, a program may add a column beside them."""
-    values = result_key(reading.result or [])
+    """Whether `result` holds exactly `reading`'s values in one of its
+    columns, as sets (cells compared by value): a reading names the answer's
+    values; a program may repeat one on several rows or add a column beside."""
+    values = _value_set([row[0] for row in reading.result or [] if row])
     rows = result.result or []
     if not rows or not values:
         return False
     width = min(len(row) for row in rows)
-    return any(result_key([[row[column]] for row in rows]) == values for column in range(width))
+    return any(_value_set([row[column] for row in rows]) == values for column in range(width))
+
+
+def _value_set(cells: Sequence[object]) -> frozenset[object]:
+    return frozenset(canonical_cell(cell) for cell in cells)
 
 
 def tally(candidates: Sequence[Candidate], question: str) -> Tally:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from agent.data_text import boxes_as_text
+from agent.data_text import boxes_as_text, whole_boxes_as_text
 from plugins import Box
 
 
@@ -55,3 +55,11 @@ def test_a_one_megabyte_header_is_cut_to_the_budget() -> None:
 def test_thousands_of_boxes_stay_within_the_budget() -> None:
     text = boxes_as_text([box(f"b{n}", 2) for n in range(5000)], max_characters=12_000)
     assert len(text) <= 12_000
+
+
+def test_whole_boxes_are_shown_only_when_every_row_fits():
+    small, large = box("shop", 3), box("sale", 400)
+    whole = whole_boxes_as_text([small, box("sale", 3)], max_characters=2_000)
+    assert whole is not None and whole.count("(3 rows)") == 2
+    assert whole_boxes_as_text([small, large], max_characters=2_000) is None
+    assert whole_boxes_as_text([], max_characters=2_000) is None

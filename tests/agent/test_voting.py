@@ -1,0 +1,72 @@
+"""The vote with a reading among the candidates (`agent.voting`): a reading
+adds its vote to every program result holding its values in one column,
+never forms a group of its own, and a program with no support keeps its
+single vote."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.answer import Candidate
+from agent.voting import supports, tally
+
+QUESTION = "Which team had the most appearances?"
+
+
+def program(*rows: list[object], origin: str = "greedy") -> Candidate:
+    return Candidate(representation="sql", origin=origin, result=[list(row) for row in rows])
+
+
+def reading(*values: object) -> Candidate:
+    return Candidate(
+        representation="sql",
+        origin="reading",
+        result=[[value] for value in values],
+        columns=["answer"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("values", "rows", "supported"),
+    [
+        (["Spartak"], [["Spartak"]], True),
+        (["3"], [[3]], True),  # cells by value: the reading's text, the program's number
+        ([2009], [[2009], [2009]], True),  # one value repeated on several rows
+        (["Rock", "Jazz"], [["Jazz", 2], ["Rock", 5]], True),  # one column of a wider result
+        (["Rock"], [["Jazz", 2], ["Rock", 5]], False),  # part of a column is not the answer
+        (["Rock", "Pop"], [["Rock"]], False),
+        (["x"], [], False),
+    ],
+)
+def test_a_reading_supports_a_result_holding_its_values_in_one_column(values, rows, supported):
+    assert supports(reading(*values), program(*rows)) is supported
+
+
+def test_a_reading_adds_its_vote_to_the_program_it_matches():
+    candidates = [reading("CSKA"), program(["Spartak"]), program(["CSKA"], origin="sample")]
+    outcome = tally(candidates, QUESTION)
+    assert outcome.winner is candidates[2]
+    assert (outcome.votes, outcome.weight, outcome.runner_up_weight, outcome.ran) == (
+        2,
+        2.0,
+        1.0,
+        3,
+    )
+
+
+def test_a_reading_that_matches_no_program_forms_no_group():
+    candidates = [reading("Dinamo"), program(["Spartak"]), program(["CSKA"], origin="sample")]
+    outcome = tally(candidates, QUESTION)
+    assert outcome.winner is candidates[1]  # the tie goes to the first program
+    assert outcome.votes == 1
+
+
+def test_a_reading_alone_wins_nothing():
+    assert tally([reading("Spartak")], QUESTION).winner is None
+
+
+def test_a_program_backed_by_a_reading_ties_two_agreeing_programs():
+    candidates = [reading("CSKA"), program(["Spartak"]), program(["Spartak"]), program(["CSKA"])]
+    outcome = tally(candidates, QUESTION)
+    assert outcome.winner is candidates[1]
+    assert outcome.weight == outcome.runner_up_weight == 2.0  # a tie, to the first program
