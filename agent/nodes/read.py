@@ -1,10 +1,12 @@
-"""The read_data node: before any program is written, the model reads data
-small enough to show whole and answers directly. The reading is a witness
+"""The read_data node: before any program is written, the model reads a
+table small enough to show whole and answers directly. The reading is a witness
 in the vote (`agent.voting`): it adds its vote to the programs whose result
 it matches, never answers on its own, and is the soft answer when no
 program ran. On small tables a small model reads about as well as it
 codes, and where the two agree they are right far more often than either
-alone (docs/evaluation.md, "Reading as a witness")."""
+alone (docs/evaluation.md, "Reading as a witness"). Databases and knowledge
+graphs are not read: there programs do far better than reading, and their
+normalised rows (ids across tables) are what a model reads worst."""
 
 from __future__ import annotations
 
@@ -31,18 +33,19 @@ than a program and the model reads worse."""
 
 
 def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Ask for the answer read from the data when the run reads and the
-    data fits whole; the reading joins the candidates with origin `reading`.
+    """Ask for the answer read from the data when the run reads, the sources
+    are tables (not a database or a KG) and they fit whole; the reading
+    joins the candidates with origin `reading`.
     A reply with no answer, or an LLM that fails, leaves no reading: the
     programs still answer."""
     context = context_of(runtime)
-    if not context.reading_in_use():
+    plan = state["plan"]
+    assert plan is not None  # plan always runs first
+    if plan.kind != "table" or not context.reading_in_use():
         return {}
     data_text = _whole_data_text(state, context)
     if data_text is None:
         return {}
-    plan = state["plan"]
-    assert plan is not None  # plan always runs first
     messages = direct_answer_messages(data_text=data_text, question=state["question"])
     model = context.chat_model or configured_chat_model()
     try:
