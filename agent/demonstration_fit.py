@@ -18,15 +18,24 @@ from agent.state import ShownDemonstration
 
 
 def tables_read(demonstration: ShownDemonstration) -> int | None:
-    """How many distinct tables a demonstration's program reads: named in
-    FROM/JOIN for SQL, one plus its merges for pandas; None when
-    it cannot be told."""
+    """How many tables a demonstration's program reads: for SQL the distinct
+    tables it names, or more when one SELECT joins more (a self-join reads
+    its table twice); one plus its merges for pandas; None when it cannot
+    be told."""
     if demonstration.representation == "sql":
         try:
             tree = sqlglot.parse_one(demonstration.code, read="sqlite")
         except sqlglot.errors.SqlglotError:
             return None
-        return len({table.name.lower() for table in tree.find_all(exp.Table)}) or None
+        distinct = len({table.name.lower() for table in tree.find_all(exp.Table)})
+        joined = max(
+            (
+                _has_from(select) + len(select.args.get("joins") or [])
+                for select in tree.find_all(exp.Select)
+            ),
+            default=0,
+        )
+        return max(distinct, joined) or None
     if demonstration.representation == "pandas":
         try:
             tree = ast.parse(demonstration.code)
@@ -53,3 +62,9 @@ def fitting(
         if (tables_read(demonstration) or 0) <= schema_tables
     ]
     return kept[:k]
+
+
+def _has_from(select: exp.Select) -> int:
+    """1 when the SELECT has a FROM clause (sqlglot names the key `from_`,
+    older releases `from`), else 0."""
+    return int(bool(select.args.get("from_") or select.args.get("from")))

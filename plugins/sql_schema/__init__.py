@@ -15,7 +15,7 @@ from plugins.errors import PandoraError
 from plugins.hookspecs import hookimpl
 from plugins.model import Focus, SchemaItem, Vocabulary
 from plugins.representation_defaults import RepresentationDefaults
-from plugins.sql_schema.prompts import SQL_INSTRUCTION, VOCABULARY_MAX_ROWS
+from plugins.sql_schema.prompts import ROW_ORDER_NOTE, SQL_INSTRUCTION, VOCABULARY_MAX_ROWS
 from plugins.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -74,10 +74,15 @@ class SqlSchemaRepresentation(RepresentationDefaults):
         return run_query(workspace, query, timeout_seconds, max_rows)
 
     def instruction(self, workspace: Workspace) -> str:
-        """How to write one read-only query, in the dialect `workspace`'s SQL runs in."""
-        from plugins.sql_schema.targets import workspace_sql_target
+        """How to write one read-only query, in the dialect `workspace`'s SQL
+        runs in; over flat tables, how to read their row order."""
+        from plugins.sql_schema.targets import TablesTarget, workspace_sql_target
 
-        return SQL_INSTRUCTION.format(dialect=workspace_sql_target(workspace).dialect)
+        target = workspace_sql_target(workspace)
+        instruction = SQL_INSTRUCTION.format(dialect=target.dialect)
+        if isinstance(target, TablesTarget):
+            instruction += "\n" + ROW_ORDER_NOTE
+        return instruction
 
     def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
         """The tables of the database (or the flat tables) with their columns

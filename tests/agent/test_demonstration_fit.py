@@ -35,6 +35,8 @@ def shown(code: str, representation: str = "sql") -> ShownDemonstration:
         (JOINING_SQL, "sql", 2),
         ("SELECT name FROM singer WHERE age > (SELECT AVG(age) FROM singer)", "sql", 1),
         ("SELECT a FROM x UNION SELECT b FROM y", "sql", 2),
+        ("SELECT T1.a FROM t AS T1 JOIN t AS T2 ON T1.a = T2.b", "sql", 2),  # a self-join
+        ("SELECT a FROM t WHERE b IN (SELECT c FROM t AS u JOIN t AS v ON u.c = v.c)", "sql", 2),
         ("SELEC broken", "sql", None),
         ("result = album.merge(artist, on='artist_id')['name'].tolist()", "pandas", 2),
         ("result = ', '.join(album['title'])", "pandas", 1),

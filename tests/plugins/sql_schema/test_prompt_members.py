@@ -17,6 +17,22 @@ def test_the_instruction_names_the_dialect(examples):
     assert SQL.schema_heading == "## Database schema"
 
 
+def test_flat_tables_are_told_their_row_order_and_it_is_true(examples):
+    import pandas as pd
+
+    from plugins.sql_schema import run_query
+
+    cities = Workspace.of([load_source(str(examples / "cities.csv"))])
+    music = Workspace.of([load_source(str(examples / "music.sqlite"))])
+    assert "`rowid` is a row's position" in SQL.instruction(cities)
+    assert "rowid" not in SQL.instruction(music)  # a database's tables have no file order
+    names = pd.read_csv(examples / "cities.csv")["City"].tolist()
+    after = "SELECT City FROM cities WHERE rowid = (SELECT rowid FROM cities WHERE City = ?) + 1"
+    for position in (0, 7, len(names) - 2):
+        query = after.replace("?", repr(names[position]))
+        assert run_query(cities, query).rows == [[names[position + 1]]]
+
+
 def test_schema_items_are_the_tables_with_their_foreign_keys(examples):
     music = Workspace.of([load_source(str(examples / "music.sqlite"))])
     items = {item.name: item for item in SQL.schema_items(music)}
