@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from agent.schema_linking import keep_blocks, link_schema
 from memory.settings import MemorySettings
@@ -13,6 +14,10 @@ from plugins.errors import BadInputError
 from plugins.loaders.row_counts import database_rows
 from plugins.model import Vocabulary
 from plugins.protocols import Representation
+
+if TYPE_CHECKING:
+    from agent.state import Plan
+    from plugins import Box
 
 
 def choose_routes(
@@ -135,3 +140,11 @@ def shown_vocabulary(
         return vocabulary
     boxes = [box for box in vocabulary.boxes if box.name not in views]
     return Vocabulary(boxes=boxes, names=vocabulary.names)
+
+
+def plan_boxes(plan: Plan, question: str, workspace: Workspace, joined_views: bool) -> list[Box]:
+    """The BOXes (tables) of the plan's representation over `workspace`, as
+    `shown_vocabulary` has them: what a reading or the direct-answer baseline
+    reads, and where NotInData looks a name up."""
+    representation = get_registry().representation(plan.representation)
+    return shown_vocabulary(representation, workspace, plan.focus(question), joined_views).boxes

@@ -20,7 +20,7 @@ from agent.parsing import (
     parse_direct_answer,
     parse_reply,
 )
-from agent.planning import shown_vocabulary
+from agent.planning import plan_boxes
 from agent.prompts import code_messages, direct_answer_messages
 from agent.state import AgentState, Attempt
 from agent.workspaces import workspace_of
@@ -129,7 +129,5 @@ def _data_text(state: AgentState, context: AgentContext) -> str:
     plan = state["plan"]
     assert plan is not None
     workspace = workspace_of(state["sources"], context.workspace)
-    representation = get_registry().representation(plan.representation)
-    focus = plan.focus(state["question"])
-    boxes = shown_vocabulary(representation, workspace, focus, context.joined_views_in_use()).boxes
+    boxes = plan_boxes(plan, state["question"], workspace, context.joined_views_in_use())
     return boxes_as_text(boxes) if boxes else plan.schema_text

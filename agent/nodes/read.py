@@ -21,11 +21,10 @@ from agent.data_text import whole_boxes_as_text
 from agent.events import context_of, emit
 from agent.llm import configured_chat_model
 from agent.parsing import DIRECT_ANSWER_SCHEMA, UnparsableReply, parse_direct_answer
-from agent.planning import shown_vocabulary
+from agent.planning import plan_boxes
 from agent.prompts import direct_answer_messages
 from agent.state import AgentState
 from agent.workspaces import workspace_of
-from plugins import get_registry
 
 READING_MAX_CHARACTERS = 6_000
 """About 2,000 tokens of data: past that, reading costs more prompt time
@@ -82,7 +81,5 @@ def _whole_data_text(state: AgentState, context: AgentContext) -> str | None:
     if plan.linked_boxes is not None:
         return None
     workspace = workspace_of(state["sources"], context.workspace)
-    representation = get_registry().representation(plan.representation)
-    focus = plan.focus(state["question"])
-    boxes = shown_vocabulary(representation, workspace, focus, joined_views=False).boxes
+    boxes = plan_boxes(plan, state["question"], workspace, joined_views=False)
     return whole_boxes_as_text(boxes, READING_MAX_CHARACTERS)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.not_in_data import not_in_data
-from agent.planning import shown_vocabulary
+from agent.planning import plan_boxes
 from agent.state import AgentState, Plan
 from agent.voting import Tally, tally
 from agent.workspaces import workspace_of
@@ -182,9 +182,7 @@ def _schema_boxes(state: AgentState, runtime: Runtime[AgentContext]) -> list[Box
     assert plan is not None
     context = context_of(runtime)
     workspace = workspace_of(state["sources"], context.workspace)
-    representation = get_registry().representation(plan.representation)
-    focus = plan.focus(state["question"])
-    return shown_vocabulary(representation, workspace, focus, context.joined_views_in_use()).boxes
+    return plan_boxes(plan, state["question"], workspace, context.joined_views_in_use())
 
 
 def _finish(
