@@ -2,9 +2,9 @@
 table small enough to show whole and answers directly. The reading is a witness
 in the vote (`agent.voting`): it adds its vote to the programs whose result
 it matches, never answers on its own, and is the soft answer when no
-program ran. On small tables a small model reads about as well as it
-codes, and where the two agree they are right far more often than either
-alone (docs/evaluation.md, "Reading as a witness"). Databases and knowledge
+program ran. On small tables the local model read better than it coded
+(docs/evaluation.md, "Reading as a witness", with how little that
+measurement covers). Databases and knowledge
 graphs are not read: there programs do far better than reading, and their
 normalised rows (ids across tables) are what a model reads worst."""
 
