@@ -63,11 +63,12 @@ class AgentContext:
     joined_views: bool | None = None
     """Show each foreign-key chain of a database pre-joined as one view (SQL)
     or BOX (pandas) beside its tables (`plugins.joined_views`)."""
-    reading: bool | None = None
-    """Also ask the model to read the data and answer directly when the data
-    is small enough to show whole: the reading votes for the program whose
-    result it matches, never answers alone, and is the soft answer when no
-    program ran. Off whenever example values are (`PANDORA_EXAMPLE_VALUES=0`)."""
+    readings: int | None = None
+    """How many times the model reads data small enough to show whole and
+    answers directly (the first greedy, the others sampled at
+    `sample_temperature`); the readings vote beside the programs
+    (`agent.voting`). 0 never reads; nothing is read when example values are
+    off (`PANDORA_EXAMPLE_VALUES=0`)."""
     sample_temperature: float = 0.7
     """Temperature of candidates after each route's first (greedy) one."""
     stop_votes: int = 2
@@ -118,6 +119,8 @@ class AgentContext:
             raise BadInputError(
                 f"unknown retrieval mode {self.retrieval!r}; use cross, same, random or none"
             )
+        if self.readings is not None and self.readings < 0:
+            raise BadInputError(f"readings must be 0 or more, got {self.readings}")
         if self.candidates is not None and self.candidates < 1:
             raise BadInputError(f"candidates must be at least 1, got {self.candidates}")
         if self.reply_format not in (None, "json", "fenced"):
@@ -192,10 +195,10 @@ class AgentContext:
             return text == "1"
         return self.model_defaults().joined_views
 
-    def reading_in_use(self) -> bool:
-        """Whether the model reads the data as a witness: as set, else the
-        default of the model in use; never when the data's values are kept
+    def reading_count(self) -> int:
+        """How many readings of the data this run asks for: as set, else the
+        default of the model in use; none when the data's values are kept
         out of prompts or the run is the direct-answer baseline."""
         if self.direct_answer or self.example_value_count() == 0:
-            return False
-        return self.model_defaults().reading if self.reading is None else self.reading
+            return 0
+        return self.model_defaults().readings if self.readings is None else self.readings

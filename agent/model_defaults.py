@@ -38,10 +38,10 @@ class ModelDefaults:
     3) the schema shows."""
     joined_views: bool
     """Whether the schema shows foreign-key chains pre-joined as views."""
-    reading: bool
-    """Whether the model also reads data small enough to show whole and
-    answers it directly: a witness in the vote, never an answer of its own
-    (`agent.nodes.read`)."""
+    readings: int
+    """How many times the model reads data small enough to show whole and
+    answers directly, its readings voting beside the programs
+    (`agent.nodes.read`); 0 never."""
 
 
 PAPER_DEFAULTS = ModelDefaults(
@@ -52,7 +52,7 @@ PAPER_DEFAULTS = ModelDefaults(
     routes=("pandas",),
     example_values=0,
     joined_views=False,
-    reading=False,
+    readings=0,
 )
 """The Pandora paper's method: K=10, pandas over BOXes, one program with
 execution feedback."""
@@ -65,7 +65,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     routes=("sql",),
     example_values=20,
     joined_views=True,
-    reading=True,
+    readings=3,
 )
 """The bundled Qwen2.5-Coder-1.5B, chosen by measurement (docs/evaluation.md)."""
 

@@ -6,14 +6,18 @@ value (3 = 3.0 = "3", floats to six places), columns in any order, rows as
 a multiset. A clean result weighs one, a doubtful one half: execution
 guidance flagged it, it has no rows at all, or its shape contradicts the
 question (`agent.result_shape`: "the 2 heaviest" answered with one row);
-a candidate with an error has no vote. An empty result answers only when at least two
-candidates agree on it. Ties go to the group whose first member came first:
-candidates are written in the order of the model's prior (its best route's
-greedy program first).
+a candidate with an error has no vote. An empty result answers only when
+at least two candidates agree on it. Ties go to the group whose earliest
+voter came first: candidates are written in the order of the model's prior
+(readings, then its best route's greedy program, then samples).
 
-A reading (the model's answer read from the data, `agent.nodes.read`) is a
-witness: it adds one vote to every group whose result holds its values in
-one column, and forms no group of its own, so only a program answers.
+Readings (the model's answers read from the data, `agent.nodes.read`) vote
+beside the programs, as in mixed self-consistency over textual and symbolic
+reasoning (Liu et al., "Rethinking Tabular Data Understanding with Large
+Language Models", 2024): a reading adds one vote to every program group
+whose result holds its values in one column; readings that match no program
+form groups of their own, one per set of values. A reading with no values
+does not vote.
 """
 
 from __future__ import annotations
@@ -90,17 +94,24 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
     def weight_of(candidate: Candidate) -> float:
         return weight(candidate, question)
 
-    readings = [c for c in candidates if c.origin == "reading" and weight_of(c) > 0]
+    readings = [c for c in candidates if c.origin == "reading" and _reading_values(c)]
     groups: dict[tuple[object, ...], list[Candidate]] = {}
     for candidate in candidates:
         if candidate.origin != "reading" and weight_of(candidate) > 0:
             groups.setdefault(result_key(candidate.result or []), []).append(candidate)
-    ran = sum(1 for candidate in candidates if weight_of(candidate) > 0)
     empty = result_key([])
     if len(groups.get(empty, [])) < MIN_EMPTY_VOTES:
         groups.pop(empty, None)
+    witnessed = {id(r) for r in readings for g in groups.values() if supports(r, g[0])}
+    for reading in readings:
+        if id(reading) not in witnessed:
+            groups.setdefault(("reading", _reading_values(reading)), []).append(reading)
+    programs_ran = sum(1 for c in candidates if c.origin != "reading" and weight_of(c) > 0)
+    ran = programs_ran + len(readings)
 
     def witnesses(members: list[Candidate]) -> list[Candidate]:
+        if members[0].origin == "reading":
+            return []
         return [reading for reading in readings if supports(reading, members[0])]
 
     def group_weight(members: list[Candidate]) -> float:
@@ -108,7 +119,10 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
 
     ranked = sorted(
         groups.values(),
-        key=lambda members: (-group_weight(members), candidates.index(members[0])),
+        key=lambda members: (
+            -group_weight(members),
+            _first_position([*members, *witnesses(members)], candidates),
+        ),
     )
     if not ranked:
         return Tally(winner=None, votes=0, weight=0.0, runner_up_weight=0.0, ran=ran)
@@ -122,3 +136,13 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
         runner_up_weight=runner_up,
         ran=ran,
     )
+
+
+def _reading_values(reading: Candidate) -> frozenset[object]:
+    return _value_set([row[0] for row in reading.result or [] if row])
+
+
+def _first_position(voters: list[Candidate], candidates: Sequence[Candidate]) -> int:
+    """Where the earliest of a group's voters (members and witnessing
+    readings) was written among `candidates`."""
+    return min(index for index, c in enumerate(candidates) if any(c is v for v in voters))

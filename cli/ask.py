@@ -172,7 +172,7 @@ def ask_command(
         print_warning(
             "soft answer: read from the code's last comment, the code did not run"
             if answer.code
-            else "soft answer: the model read it from the data; no program could compute it"
+            else "soft answer: the model read it from the data; no program computed it"
         )
     if answer.error is not None:
         print_error_line(answer.error.type, answer.error.message)
@@ -203,8 +203,9 @@ def _confidence(answer: Answer) -> str:
     ran = round(answer.votes / answer.agreement) if answer.agreement else 0
     if len(answer.candidates) < 2 or not ran:
         return ""
-    read = any(candidate.origin == "reading" for candidate in answer.candidates)
-    return f", {answer.votes} of {ran} candidates agree" + (" (one reads the data)" if read else "")
+    read = sum(1 for candidate in answer.candidates if candidate.origin == "reading")
+    readers = f" ({read} read the data)" if read else ""
+    return f", {answer.votes} of {ran} candidates agree{readers}"
 
 
 def _save(

@@ -29,8 +29,8 @@ class Configuration(BaseModel):
     example_values: int | None = None
     joined_views: bool | None = None
     """Joined views in the schema; None keeps the model's default."""
-    reading: bool | None = None
-    """The model reads small data as a witness in the vote; None keeps the model's default."""
+    readings: int | None = None
+    """Readings of small data voting beside the programs; None keeps the model's default."""
     repair: bool = True
     routes: tuple[str, ...] | None = None
     """Representations candidates are written in; None keeps the model's."""
@@ -51,7 +51,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             reply_format="json",
             example_values=0,
             joined_views=False,
-            reading=False,
+            readings=0,
             repair=False,
         ),
         Configuration(
@@ -77,8 +77,8 @@ CONFIGURATIONS: dict[str, Configuration] = {
         ),
         Configuration(
             name="no-reading",
-            description="no reading of small data as a witness in the vote",
-            reading=False,
+            description="no readings of small data voting beside the programs",
+            readings=0,
         ),
         Configuration(
             name="no-views",
@@ -152,7 +152,7 @@ ABLATIONS = (
     "paper",
 )
 """What each part of the product adds: voting, repair, example values,
-joined views, the reading witness, demonstrations, and the paper's method as
+joined views, the readings, demonstrations, and the paper's method as
 a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
 runs by name with --config."""

@@ -194,7 +194,7 @@ def configured_context(base: AgentContext, configuration: Configuration) -> Agen
             if configuration.joined_views is not None
             else base.joined_views
         ),
-        reading=configuration.reading if configuration.reading is not None else base.reading,
+        readings=configuration.readings if configuration.readings is not None else base.readings,
         repair=configuration.repair,
         routes=configuration.routes or base.routes,
     )

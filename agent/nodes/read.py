@@ -1,12 +1,12 @@
-"""The read_data node: before any program is written, the model reads a
-table small enough to show whole and answers directly. The reading is a witness
-in the vote (`agent.voting`): it adds its vote to the programs whose result
-it matches, never answers on its own, and is the soft answer when no
-program ran. On small tables the local model read better than it coded
-(docs/evaluation.md, "Reading as a witness", with how little that
-measurement covers). Databases and knowledge
-graphs are not read: there programs do far better than reading, and their
-normalised rows (ids across tables) are what a model reads worst."""
+"""The read_data node: before any program is written, the model reads
+tables small enough to show whole and answers directly, greedily once and
+then at a temperature (one prompt, so llama.cpp's cache pays for its data
+text once). The readings vote beside the programs (`agent.voting`): on
+small tables the local model reads better than it codes on lookups and
+worse on arithmetic over many rows (docs/evaluation.md, "Reading beside the
+programs"). Databases and knowledge graphs are not read: there programs do
+far better than reading, and their normalised rows (ids across tables) are
+what a model reads worst."""
 
 from __future__ import annotations
 
@@ -30,46 +30,58 @@ READING_MAX_CHARACTERS = 6_000
 """About 2,000 tokens of data: past that, reading costs more prompt time
 than a program and the model reads worse."""
 
+USAGE_KEYS = ("llm_calls", "prompt_tokens", "cached_prompt_tokens", "completion_tokens")
+
 
 def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Ask for the answer read from the data when the run reads, the sources
-    are tables (not a database or a KG) and they fit whole; the reading
-    joins the candidates with origin `reading`.
-    A reply with no answer, or an LLM that fails, leaves no reading: the
+    """Ask `reading_count()` times for the answer read from the data, when
+    the sources are tables (not a database or a KG) that fit whole; each
+    reading joins the candidates with origin `reading`. A reply with no
+    answer leaves no reading; an LLM that fails ends the reading, and the
     programs still answer."""
     context = context_of(runtime)
     plan = state["plan"]
     assert plan is not None  # plan always runs first
-    if plan.kind != "table" or not context.reading_in_use():
+    count = context.reading_count()
+    if plan.kind != "table" or count == 0:
         return {}
     data_text = _whole_data_text(state, context)
     if data_text is None:
         return {}
     messages = direct_answer_messages(data_text=data_text, question=state["question"])
     model = context.chat_model or configured_chat_model()
-    try:
-        reply = complete(model, messages, DIRECT_ANSWER_SCHEMA)
-    except LLMCallError as error:
-        return {"trace": emit(runtime, "read_data", "llm_error", message=str(error))}
-    usage = {
-        "llm_calls": 1,
-        "prompt_tokens": reply.prompt_tokens,
-        "cached_prompt_tokens": reply.cached_prompt_tokens,
-        "completion_tokens": reply.completion_tokens,
-    }
-    try:
-        read = parse_direct_answer(reply.text)
-    except UnparsableReply as problem:
-        return {**usage, "trace": emit(runtime, "read_data", "no_reading", problem=str(problem))}
-    reading = Candidate(
-        representation=plan.representation,
-        origin="reading",
-        result=[[value] for value in read.values],
-        columns=["answer"],
-        reasoning=read.reasoning,
-    )
-    trace = emit(runtime, "read_data", "reading", answer=reading.result, reasoning=read.reasoning)
-    return {**usage, "candidates": [reading], "trace": trace}
+    update: dict[str, Any] = {"candidates": [], "trace": []}
+    usage = dict.fromkeys(USAGE_KEYS, 0)
+    for number in range(count):
+        temperature = 0.0 if number == 0 else context.sample_temperature
+        try:
+            reply = complete(
+                model, messages, DIRECT_ANSWER_SCHEMA, temperature=temperature, seed=number
+            )
+        except LLMCallError as error:
+            update["trace"] += emit(runtime, "read_data", "llm_error", message=str(error))
+            break
+        usage["llm_calls"] += 1
+        usage["prompt_tokens"] += reply.prompt_tokens
+        usage["cached_prompt_tokens"] += reply.cached_prompt_tokens
+        usage["completion_tokens"] += reply.completion_tokens
+        try:
+            read = parse_direct_answer(reply.text)
+        except UnparsableReply as problem:
+            update["trace"] += emit(runtime, "read_data", "no_reading", problem=str(problem))
+            continue
+        reading = Candidate(
+            representation=plan.representation,
+            origin="reading",
+            result=[[value] for value in read.values],
+            columns=["answer"],
+            reasoning=read.reasoning,
+        )
+        update["candidates"].append(reading)
+        update["trace"] += emit(
+            runtime, "read_data", "reading", answer=reading.result, reasoning=read.reasoning
+        )
+    return {**update, **usage}
 
 
 def _whole_data_text(state: AgentState, context: AgentContext) -> str | None:

@@ -84,10 +84,10 @@ def _answer(
     outcome: Tally,
     runtime: Runtime[AgentContext],
 ) -> Answer:
-    """The answer of the winning group; else the soft answer a candidate's
-    code states (KG2Code: its last comment); else the model's reading of the
-    data as a soft answer, unless the question names what the data lacks;
-    else why no candidate answered."""
+    """The answer of the winning group (a soft one when readings won, unless
+    the question names what the data lacks); else the soft answer a
+    candidate's code states (KG2Code: its last comment); else why no
+    candidate answered."""
     plan = state["plan"]
     assert plan is not None
     attempts = sum(1 for attempt in state["attempts"] if attempt.origin != "cache")
@@ -98,6 +98,18 @@ def _answer(
         "agreement": outcome.agreement,
     }
     winner = outcome.winner
+    if winner is not None and winner.origin == "reading":
+        missing = not_in_data(candidates, _schema_boxes(state, runtime))
+        if missing is None:
+            return Answer(
+                answer=winner.result or [],
+                columns=winner.columns,
+                reasoning=winner.reasoning,
+                representation=winner.representation,
+                soft=True,
+                **common,
+            )
+        winner = None
     if winner is not None:
         cached = [attempt for attempt in state["attempts"] if attempt.origin == "cache"]
         return Answer(
@@ -123,22 +135,11 @@ def _answer(
                 **common,
             )
     last = next((c for c in reversed(candidates) if c.origin != "reading"), None)
-    error = _error(state, last, runtime)
-    reading = next((c for c in candidates if c.origin == "reading"), None)
-    if reading is not None and error.type != "NotInData":
-        return Answer(
-            answer=reading.result or [],
-            columns=reading.columns,
-            reasoning=reading.reasoning,
-            representation=reading.representation,
-            soft=True,
-            **common,
-        )
     return Answer(
         reasoning=last.reasoning if last else "",
         code=last.code if last else "",
         representation=last.representation if last else plan.representation,
-        error=error,
+        error=_error(state, last, runtime),
         **common,
     )
 

@@ -1,7 +1,8 @@
-"""The reading witness through the whole graph: the model reads a table
-small enough to show whole (the bundled cities CSV), its reading votes for
-the programs whose result it matches and never answers alone, and it is a
-soft answer when no program ran. The LLM is the fake OpenAI-compatible
+"""Readings through the whole graph: the model reads a table small enough
+to show whole (the bundled cities CSV), greedily and then sampled; a
+reading votes for the programs whose result it matches, readings that match
+no program form groups of their own, and a reading that wins is a soft
+answer. The LLM is the fake OpenAI-compatible
 server on 127.0.0.1; programs run in the real sandbox; expected answers
 come from pandas reading the same file."""
 
@@ -40,7 +41,7 @@ def table(examples) -> pd.DataFrame:
 
 @pytest.fixture
 def reads(context: AgentContext) -> AgentContext:
-    """SQL candidates with example rows, one attempt each, and the reading on."""
+    """SQL candidates with example rows, one attempt each, and one reading."""
     return dataclasses.replace(
         context,
         candidates=4,
@@ -49,7 +50,7 @@ def reads(context: AgentContext) -> AgentContext:
         example_values=3,
         max_attempts=1,
         demonstrations=0,
-        reading=True,
+        readings=1,
     )
 
 
@@ -76,14 +77,27 @@ def test_a_reading_sides_with_the_program_it_matches(llm, reads, cities, table):
     assert len(server.requests) == 3
 
 
-def test_a_reading_never_answers_on_its_own(llm, reads, cities, table):
+def test_when_no_two_candidates_agree_the_first_reading_answers_soft(llm, reads, cities):
     two = dataclasses.replace(reads, candidates=2)
-    other = "SELECT COUNT(DISTINCT Country) FROM cities"  # not Japan's count either
+    other = "SELECT COUNT(DISTINCT Country) FROM cities"
     script = [reading(99), Step(fenced(WRONG_SQL, "sql")), Step(fenced(other, "sql"))]
     with llm(*script):
         answer = ask(QUESTION, cities, context=two)
-    assert answer.answer == [[int((table["Country"] == "Japan").sum())]]  # the first program
-    assert answer.votes == 1 and not answer.soft
+    assert answer.answer == [[99]] and answer.soft and answer.code == ""
+    assert answer.votes == 1 and answer.agreement == pytest.approx(1 / 3)
+
+
+def test_readings_that_agree_outvote_a_program_after_one_program(llm, reads, cities, table):
+    three = dataclasses.replace(reads, readings=3)
+    script = [reading(len(table)), reading(len(table)), reading(len(table) + 1)]
+    with llm(*script, Step(fenced(WRONG_SQL, "sql"))) as server:
+        answer = ask(QUESTION, cities, context=three)
+    assert answer.answer == [[len(table)]] and answer.soft
+    assert [c.origin for c in answer.candidates] == ["reading"] * 3 + ["greedy"]
+    assert (answer.llm_calls, answer.votes) == (4, 2)
+    reading_requests = server.requests[:3]
+    assert [body.get("temperature", 0) for body in reading_requests] == [0, 0.7, 0.7]
+    assert len({json.dumps(body["messages"]) for body in reading_requests}) == 1  # one prompt
 
 
 def test_a_reading_matches_a_column_of_a_wider_result(llm, reads, cities, table):
@@ -136,7 +150,7 @@ def test_a_database_is_not_read(llm, reads, examples):
 def test_the_reading_is_off_when_switched_off_or_values_are_kept_out(
     llm, reads, cities, monkeypatch, switch
 ):
-    run = dataclasses.replace(reads, reading=False, candidates=1)
+    run = dataclasses.replace(reads, readings=0, candidates=1)
     if switch == "no example values":
         run = dataclasses.replace(reads, example_values=None, candidates=1)
         monkeypatch.setenv("PANDORA_EXAMPLE_VALUES", "0")

@@ -173,7 +173,7 @@ def test_langgraph_dev_completes_a_run_over_http(langgraph: Path, memory_home: P
                         "candidates": 1,
                         "max_attempts": 1,
                         "reply_format": "fenced",
-                        "reading": False,
+                        "readings": 0,
                     },
                 },
             )

@@ -1,7 +1,7 @@
-"""The vote with a reading among the candidates (`agent.voting`): a reading
+"""The vote with readings among the candidates (`agent.voting`): a reading
 adds its vote to every program result holding its values in one column,
-never forms a group of its own, and a program with no support keeps its
-single vote."""
+readings that match no program form groups of their own, and ties go to
+the group whose earliest voter came first."""
 
 from __future__ import annotations
 
@@ -54,19 +54,30 @@ def test_a_reading_adds_its_vote_to_the_program_it_matches():
     )
 
 
-def test_a_reading_that_matches_no_program_forms_no_group():
+def test_a_reading_that_matches_no_program_forms_a_group_of_its_own():
     candidates = [reading("Dinamo"), program(["Spartak"]), program(["CSKA"], origin="sample")]
     outcome = tally(candidates, QUESTION)
-    assert outcome.winner is candidates[1]  # the tie goes to the first program
-    assert outcome.votes == 1
+    assert outcome.winner is candidates[0]  # three groups of one: the first voter's
+    assert (outcome.votes, outcome.ran) == (1, 3)
 
 
-def test_a_reading_alone_wins_nothing():
-    assert tally([reading("Spartak")], QUESTION).winner is None
+def test_readings_of_the_same_values_form_one_group():
+    candidates = [reading("Rock", "Jazz"), reading("Jazz", "Rock"), program(["Pop"])]
+    outcome = tally(candidates, QUESTION)
+    assert outcome.winner is candidates[0]
+    assert (outcome.votes, outcome.weight, outcome.runner_up_weight) == (2, 2.0, 1.0)
 
 
-def test_a_program_backed_by_a_reading_ties_two_agreeing_programs():
+def test_a_reading_alone_answers_and_a_reading_of_nothing_does_not_vote():
+    alone = reading("Spartak")
+    assert tally([alone], QUESTION).winner is alone
+    outcome = tally([reading(), program(["CSKA"])], QUESTION)
+    assert outcome.winner is not None and outcome.winner.origin == "greedy"
+    assert outcome.ran == 1
+
+
+def test_a_tie_goes_to_the_group_the_first_reading_supports():
     candidates = [reading("CSKA"), program(["Spartak"]), program(["Spartak"]), program(["CSKA"])]
     outcome = tally(candidates, QUESTION)
-    assert outcome.winner is candidates[1]
-    assert outcome.weight == outcome.runner_up_weight == 2.0  # a tie, to the first program
+    assert outcome.winner is candidates[3]
+    assert outcome.weight == outcome.runner_up_weight == 2.0
