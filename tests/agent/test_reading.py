@@ -128,6 +128,16 @@ def test_a_question_the_data_cannot_answer_is_not_answered_by_the_reading(llm, r
     assert answer.error is not None and answer.error.type == "NotInData"
 
 
+def test_readings_that_agree_answer_even_when_every_program_looked_for_a_missing_name(
+    llm, reads, cities, table
+):
+    two = dataclasses.replace(reads, readings=2, candidates=1, repair=False)
+    invented = "SELECT COUNT(*) FROM metropolis"  # a table the model made up
+    with llm(reading(len(table)), reading(len(table)), Step(fenced(invented, "sql"))):
+        answer = ask(QUESTION, cities, context=two)
+    assert answer.soft and answer.error is None and answer.answer == [[len(table)]]
+
+
 def test_a_table_too_big_to_show_whole_is_not_read(llm, reads, tmp_path):
     table = tmp_path / "readings.csv"
     pd.DataFrame({"sensor": range(3000), "value": range(3000)}).to_csv(table, index=False)
