@@ -1,7 +1,8 @@
 """The read_data node: before any program is written, the model reads
 tables small enough to show whole and answers directly, greedily once and
 then at a temperature (one prompt, so llama.cpp's cache pays for its data
-text once). The readings vote beside the programs (`agent.voting`): on
+text once). The readings vote beside the programs (`agent.voting`), and
+readings that agree answer before any program is written: on
 small tables the local model reads better than it codes on lookups and
 worse on arithmetic over many rows (docs/evaluation.md, "Reading beside the
 programs"). Databases and knowledge graphs are not read: there programs do
@@ -10,7 +11,7 @@ what a model reads worst."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -82,6 +83,14 @@ def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, An
             runtime, "read_data", "reading", answer=reading.result, reasoning=read.reasoning
         )
     return {**update, **usage}
+
+
+def route_after_read(state: AgentState) -> Literal["vote", "retrieve_demonstrations"]:
+    """With readings, vote at once: readings that agree answer before any
+    program is written (the stop rule every candidate follows); otherwise
+    fetch the first program's demonstrations."""
+    readings = [c for c in state.get("candidates") or [] if c.origin == "reading"]
+    return "vote" if readings else "retrieve_demonstrations"
 
 
 def _whole_data_text(state: AgentState, context: AgentContext) -> str | None:

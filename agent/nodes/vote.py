@@ -1,5 +1,6 @@
-"""The vote node: after each finished candidate, answer with the result most
-candidates agree on, or write another candidate (`agent.voting`)."""
+"""The vote node: after the readings of the data and after each finished
+candidate program, answer with the result most candidates agree on, or
+write another candidate (`agent.voting`)."""
 
 from __future__ import annotations
 
@@ -85,9 +86,9 @@ def _answer(
     runtime: Runtime[AgentContext],
 ) -> Answer:
     """The answer of the winning group (a soft one when readings won, unless
-    one reading alone won and every program failed on a name the data
-    lacks); else the soft answer a candidate's code states (KG2Code: its
-    last comment); else why no candidate answered."""
+    every program failed on a name the data lacks); else the soft answer a
+    candidate's code states (KG2Code: its last comment); else why no
+    candidate answered."""
     plan = state["plan"]
     assert plan is not None
     attempts = sum(1 for attempt in state["attempts"] if attempt.origin != "cache")
@@ -99,8 +100,7 @@ def _answer(
     }
     winner = outcome.winner
     if winner is not None and winner.origin == "reading":
-        agreed = outcome.votes >= context_of(runtime).stop_votes
-        if agreed or not_in_data(candidates, _schema_boxes(state, runtime)) is None:
+        if not_in_data(candidates, _schema_boxes(state, runtime)) is None:
             return Answer(
                 answer=winner.result or [],
                 columns=winner.columns,

@@ -87,17 +87,26 @@ def test_when_no_two_candidates_agree_the_first_reading_answers_soft(llm, reads,
     assert answer.votes == 1 and answer.agreement == pytest.approx(1 / 3)
 
 
-def test_readings_that_agree_outvote_a_program_after_one_program(llm, reads, cities, table):
+def test_readings_that_agree_answer_before_any_program_is_written(llm, reads, cities, table):
     three = dataclasses.replace(reads, readings=3)
-    script = [reading(len(table)), reading(len(table)), reading(len(table) + 1)]
-    with llm(*script, Step(fenced(WRONG_SQL, "sql"))) as server:
+    script = [reading(len(table)), reading(len(table) + 1), reading(len(table))]
+    with llm(*script) as server:
         answer = ask(QUESTION, cities, context=three)
-    assert answer.answer == [[len(table)]] and answer.soft
-    assert [c.origin for c in answer.candidates] == ["reading"] * 3 + ["greedy"]
-    assert (answer.llm_calls, answer.votes) == (4, 2)
-    reading_requests = server.requests[:3]
-    assert [body.get("temperature", 0) for body in reading_requests] == [0, 0.7, 0.7]
-    assert len({json.dumps(body["messages"]) for body in reading_requests}) == 1  # one prompt
+    assert answer.answer == [[len(table)]] and answer.soft and answer.code == ""
+    assert [c.origin for c in answer.candidates] == ["reading"] * 3
+    assert (answer.llm_calls, answer.votes) == (3, 2)
+    assert [body.get("temperature", 0) for body in server.requests] == [0, 0.7, 0.7]
+    assert len({json.dumps(body["messages"]) for body in server.requests}) == 1  # one prompt
+
+
+def test_readings_that_all_differ_leave_the_answer_to_programs(llm, reads, cities, table):
+    three = dataclasses.replace(reads, readings=3)
+    script = [reading(1), reading(2), reading(3), Step(fenced(COUNT_SQL, "sql"))]
+    with llm(*script, Step(fenced(COUNT_SQL, "sql"))):
+        answer = ask(QUESTION, cities, context=three)
+    assert answer.answer == [[len(table)]] and not answer.soft and answer.code == COUNT_SQL
+    assert [c.origin for c in answer.candidates] == ["reading"] * 3 + ["greedy", "sample"]
+    assert answer.votes == 2
 
 
 def test_a_reading_matches_a_column_of_a_wider_result(llm, reads, cities, table):
@@ -126,16 +135,6 @@ def test_a_question_the_data_cannot_answer_is_not_answered_by_the_reading(llm, r
         answer = ask("What is the average tempo?", cities, context=two)
     assert not answer.soft and answer.answer == []
     assert answer.error is not None and answer.error.type == "NotInData"
-
-
-def test_readings_that_agree_answer_even_when_every_program_looked_for_a_missing_name(
-    llm, reads, cities, table
-):
-    two = dataclasses.replace(reads, readings=2, candidates=1, repair=False)
-    invented = "SELECT COUNT(*) FROM metropolis"  # a table the model made up
-    with llm(reading(len(table)), reading(len(table)), Step(fenced(invented, "sql"))):
-        answer = ask(QUESTION, cities, context=two)
-    assert answer.soft and answer.error is None and answer.answer == [[len(table)]]
 
 
 def test_a_table_too_big_to_show_whole_is_not_read(llm, reads, tmp_path):
