@@ -67,7 +67,8 @@ class AgentContext:
     """How many times the model reads data small enough to show whole and
     answers directly (the first greedy, the others sampled at
     `sample_temperature`); the readings vote beside the programs
-    (`agent.voting`). 0 never reads; nothing is read when example values are
+    (`agent.voting`), and when `stop_votes` of them agree no program is
+    written. 0 never reads; nothing is read when example values are
     off (`PANDORA_EXAMPLE_VALUES=0`)."""
     sample_temperature: float = 0.7
     """Temperature of candidates after each route's first (greedy) one."""
