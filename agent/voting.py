@@ -94,7 +94,7 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
     def weight_of(candidate: Candidate) -> float:
         return weight(candidate, question)
 
-    readings = [c for c in candidates if c.origin == "reading" and _reading_values(c)]
+    readings = [c for c in candidates if c.origin == "reading" and reading_values(c)]
     groups: dict[tuple[object, ...], list[Candidate]] = {}
     for candidate in candidates:
         if candidate.origin != "reading" and weight_of(candidate) > 0:
@@ -105,7 +105,7 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
     witnessed = {id(r) for r in readings for g in groups.values() if supports(r, g[0])}
     for reading in readings:
         if id(reading) not in witnessed:
-            groups.setdefault(("reading", _reading_values(reading)), []).append(reading)
+            groups.setdefault(("reading", reading_values(reading)), []).append(reading)
     programs_ran = sum(1 for c in candidates if c.origin != "reading" and weight_of(c) > 0)
     ran = programs_ran + len(readings)
 
@@ -138,7 +138,8 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
     )
 
 
-def _reading_values(reading: Candidate) -> frozenset[object]:
+def reading_values(reading: Candidate) -> frozenset[object]:
+    """The set of values a reading names (cells by value); empty when it names none."""
     return _value_set([row[0] for row in reading.result or [] if row])
 
 

@@ -11,6 +11,7 @@ what a model reads worst."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -25,6 +26,7 @@ from agent.parsing import DIRECT_ANSWER_SCHEMA, UnparsableReply, parse_direct_an
 from agent.planning import plan_boxes
 from agent.prompts import direct_answer_messages
 from agent.state import AgentState
+from agent.voting import reading_values
 from agent.workspaces import workspace_of
 
 READING_MAX_CHARACTERS = 6_000
@@ -35,9 +37,10 @@ USAGE_KEYS = ("llm_calls", "prompt_tokens", "cached_prompt_tokens", "completion_
 
 
 def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
-    """Ask `reading_count()` times for the answer read from the data, when
-    the sources are tables (not a database or a KG) that fit whole; each
-    reading joins the candidates with origin `reading`. A reply with no
+    """Ask up to `reading_count()` times for the answer read from the data,
+    when the sources are tables (not a database or a KG) that fit whole,
+    stopping once `stop_votes` readings agree; each reading joins the
+    candidates with origin `reading`. A reply with no
     answer leaves no reading; an LLM that fails ends the reading, and the
     programs still answer."""
     context = context_of(runtime)
@@ -82,6 +85,8 @@ def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, An
         update["trace"] += emit(
             runtime, "read_data", "reading", answer=reading.result, reasoning=read.reasoning
         )
+        if _largest_agreement(update["candidates"]) >= context.stop_votes:
+            break  # the vote is decided: more readings could not change it
     return {**update, **usage}
 
 
@@ -91,6 +96,12 @@ def route_after_read(state: AgentState) -> Literal["vote", "retrieve_demonstrati
     fetch the first program's demonstrations."""
     readings = [c for c in state.get("candidates") or [] if c.origin == "reading"]
     return "vote" if readings else "retrieve_demonstrations"
+
+
+def _largest_agreement(readings: list[Candidate]) -> int:
+    """How many of `readings` name the same values, at most."""
+    counts = Counter(reading_values(r) for r in readings if reading_values(r))
+    return max(counts.values(), default=0)
 
 
 def _whole_data_text(state: AgentState, context: AgentContext) -> str | None:

@@ -99,6 +99,14 @@ def test_readings_that_agree_answer_before_any_program_is_written(llm, reads, ci
     assert len({json.dumps(body["messages"]) for body in server.requests}) == 1  # one prompt
 
 
+def test_reading_stops_as_soon_as_two_readings_agree(llm, reads, cities, table):
+    three = dataclasses.replace(reads, readings=3)
+    with llm(reading(len(table)), reading(len(table))) as server:
+        answer = ask(QUESTION, cities, context=three)
+    assert answer.answer == [[len(table)]] and answer.soft
+    assert len(server.requests) == 2 and answer.votes == 2
+
+
 def test_readings_that_all_differ_leave_the_answer_to_programs(llm, reads, cities, table):
     three = dataclasses.replace(reads, readings=3)
     script = [reading(1), reading(2), reading(3), Step(fenced(COUNT_SQL, "sql"))]
