@@ -76,9 +76,9 @@ CONFIGURATIONS: dict[str, Configuration] = {
             example_values=3,
         ),
         Configuration(
-            name="no-reading",
-            description="no readings of small data voting beside the programs",
-            readings=0,
+            name="readings",
+            description="up to three readings of small data voting beside the programs",
+            readings=3,
         ),
         Configuration(
             name="no-views",
@@ -147,13 +147,13 @@ ABLATIONS = (
     "no-values",
     "few-rows",
     "no-views",
-    "no-reading",
+    "readings",
     "no-retrieval",
     "paper",
 )
 """What each part of the product adds: voting, repair, example values,
-joined views, the readings, demonstrations, and the paper's method as
-a whole. The paper's own grid
+joined views, demonstrations, and the paper's method as a whole; and
+what the readings (off by default) would add. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
 runs by name with --config."""
 BASELINES = ("text-to-sql", "direct-answer")
