@@ -100,7 +100,7 @@ def route_after_read(state: AgentState) -> Literal["vote", "retrieve_demonstrati
 
 def _largest_agreement(readings: list[Candidate]) -> int:
     """How many of `readings` name the same values, at most."""
-    counts = Counter(reading_values(r) for r in readings if reading_values(r))
+    counts = Counter(values for values in map(reading_values, readings) if values)
     return max(counts.values(), default=0)
 
 
