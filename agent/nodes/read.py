@@ -1,18 +1,18 @@
 """The read_data node: before any program is written, the model reads
 tables small enough to show whole and answers directly, greedily once and
 then at a temperature (one prompt, so llama.cpp's cache pays for its data
-text once). The readings vote beside the programs (`agent.voting`), and
-readings that agree answer before any program is written: on
-small tables the local model reads better than it codes on lookups and
-worse on arithmetic over many rows (docs/evaluation.md, "Reading beside the
-programs"). Databases and knowledge graphs are not read: there programs do
+text once). The readings vote beside the programs (`agent.voting`), which
+are always written too: on small tables the local model reads better than
+it codes on lookups and worse on arithmetic over many rows, where two
+readings can agree on a wrong answer that the programs then outvote
+(docs/evaluation.md, "Reading beside the programs"). Databases and knowledge graphs are not read: there programs do
 far better than reading, and their normalised rows (ids across tables) are
 what a model reads worst."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Literal
+from typing import Any
 
 from langgraph.runtime import Runtime
 
@@ -88,14 +88,6 @@ def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, An
         if _largest_agreement(update["candidates"]) >= context.stop_votes:
             break  # the vote is decided: more readings could not change it
     return {**update, **usage}
-
-
-def route_after_read(state: AgentState) -> Literal["vote", "retrieve_demonstrations"]:
-    """With readings, vote at once: readings that agree answer before any
-    program is written (the stop rule every candidate follows); otherwise
-    fetch the first program's demonstrations."""
-    readings = [c for c in state.get("candidates") or [] if c.origin == "reading"]
-    return "vote" if readings else "retrieve_demonstrations"
 
 
 def _largest_agreement(readings: list[Candidate]) -> int:

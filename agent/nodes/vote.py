@@ -1,5 +1,4 @@
-"""The vote node: after the readings of the data and after each finished
-candidate program, answer with the result most candidates agree on, or
+"""The vote node: after each finished candidate program, answer with the result most candidates agree on, or
 write another candidate (`agent.voting`)."""
 
 from __future__ import annotations
@@ -24,10 +23,12 @@ from plugins import Box, get_registry
 
 def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Tally the candidates. Stop when a program from the cache answered,
-    when `stop_votes` candidates agree on one result, when the candidates left could not
-    change the winner, when the budget is spent or the LLM stopped
-    answering; otherwise start the next candidate: each route's greedy
-    program first, then samples at `sample_temperature`, route by route."""
+    when `stop_votes` candidates agree on one result a program computed
+    (readings alone do not end the vote: programs may still outvote them),
+    when the candidates left could not change the winner, when the budget
+    is spent or the LLM stopped answering; otherwise start the next
+    candidate: each route's greedy program first, then samples at
+    `sample_temperature`, route by route."""
     context = context_of(runtime)
     candidates = state.get("candidates") or []
     outcome = tally(candidates, state["question"])
@@ -38,7 +39,7 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         cached
         or state.get("llm_error") is not None
         or left <= 0
-        or outcome.votes >= context.stop_votes
+        or (outcome.votes >= context.stop_votes and _computed(outcome))
         or (outcome.weight > 0 and outcome.weight - outcome.runner_up_weight > left)
     )
     trace = emit(
@@ -62,6 +63,11 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         }
     answer = _answer(state, candidates, outcome, runtime)
     return _finish(state, runtime, trace, answer)
+
+
+def _computed(outcome: Tally) -> bool:
+    """Whether the winning group holds a program, not only readings."""
+    return outcome.winner is not None and outcome.winner.origin != "reading"
 
 
 def route_after_vote(state: AgentState) -> Literal["retrieve_demonstrations", "__end__"]:

@@ -50,7 +50,6 @@ def test_the_graph_has_the_design_nodes_and_edges():
         ("plan", "read_data"),
         ("plan", "execute"),
         ("read_data", "retrieve_demonstrations"),
-        ("read_data", "vote"),
         ("retrieve_demonstrations", "generate_code"),
         ("generate_code", "execute"),
         ("generate_code", "reflect"),

@@ -1,8 +1,8 @@
 """Readings through the whole graph: the model reads a table small enough
 to show whole (the bundled cities CSV), greedily and then sampled; a
 reading votes for the programs whose result it matches, readings that match
-no program form groups of their own, and a reading that wins is a soft
-answer. The LLM is the fake OpenAI-compatible
+no program form groups of their own and never end the vote alone, and a
+reading that wins is a soft answer. The LLM is the fake OpenAI-compatible
 server on 127.0.0.1; programs run in the real sandbox; expected answers
 come from pandas reading the same file."""
 
@@ -77,34 +77,61 @@ def test_a_reading_sides_with_the_program_it_matches(llm, reads, cities, table):
     assert len(server.requests) == 3
 
 
-def test_when_no_two_candidates_agree_the_first_reading_answers_soft(llm, reads, cities):
+def test_when_no_two_candidates_agree_the_first_program_answers(llm, reads, cities):
     two = dataclasses.replace(reads, candidates=2)
     other = "SELECT COUNT(DISTINCT Country) FROM cities"
     script = [reading(99), Step(fenced(WRONG_SQL, "sql")), Step(fenced(other, "sql"))]
     with llm(*script):
         answer = ask(QUESTION, cities, context=two)
-    assert answer.answer == [[99]] and answer.soft and answer.code == ""
+    assert answer.code == WRONG_SQL and not answer.soft  # computed beats read at equal votes
     assert answer.votes == 1 and answer.agreement == pytest.approx(1 / 3)
 
 
-def test_readings_that_agree_answer_before_any_program_is_written(llm, reads, cities, table):
+def test_readings_that_agree_still_hear_a_program_and_one_that_agrees_answers(
+    llm, reads, cities, table
+):
     three = dataclasses.replace(reads, readings=3)
     script = [reading(len(table)), reading(len(table) + 1), reading(len(table))]
-    with llm(*script) as server:
+    with llm(*script, Step(fenced(COUNT_SQL, "sql"))) as server:
         answer = ask(QUESTION, cities, context=three)
-    assert answer.answer == [[len(table)]] and answer.soft and answer.code == ""
-    assert [c.origin for c in answer.candidates] == ["reading"] * 3
-    assert (answer.llm_calls, answer.votes) == (3, 2)
-    assert [body.get("temperature", 0) for body in server.requests] == [0, 0.7, 0.7]
-    assert len({json.dumps(body["messages"]) for body in server.requests}) == 1  # one prompt
+    assert answer.answer == [[len(table)]] and not answer.soft and answer.code == COUNT_SQL
+    assert [c.origin for c in answer.candidates] == ["reading"] * 3 + ["greedy"]
+    assert (answer.llm_calls, answer.votes) == (4, 3)
+    readings = server.requests[:3]
+    assert [body.get("temperature", 0) for body in readings] == [0, 0.7, 0.7]
+    assert len({json.dumps(body["messages"]) for body in readings}) == 1  # one prompt
 
 
 def test_reading_stops_as_soon_as_two_readings_agree(llm, reads, cities, table):
     three = dataclasses.replace(reads, readings=3)
-    with llm(reading(len(table)), reading(len(table))) as server:
+    script = [reading(len(table)), reading(len(table)), Step(fenced(COUNT_SQL, "sql"))]
+    with llm(*script) as server:
         answer = ask(QUESTION, cities, context=three)
-    assert answer.answer == [[len(table)]] and answer.soft
-    assert len(server.requests) == 2 and answer.votes == 2
+    assert [c.origin for c in answer.candidates] == ["reading", "reading", "greedy"]
+    assert len(server.requests) == 3 and answer.votes == 3
+
+
+def test_two_programs_outvote_two_readings_that_agree_on_a_wrong_answer(
+    llm, reads, cities, table
+):
+    three = dataclasses.replace(reads, readings=3)
+    wrong = len(table) - 1
+    programs = [Step(fenced(COUNT_SQL, "sql")), Step(fenced(COUNT_SQL + " ", "sql"))]
+    with llm(reading(wrong), reading(wrong), *programs):
+        answer = ask(QUESTION, cities, context=three)
+    assert answer.answer == [[len(table)]] and not answer.soft and answer.code == COUNT_SQL
+    assert [c.origin for c in answer.candidates] == ["reading", "reading", "greedy", "sample"]
+    assert answer.votes == 2
+
+
+def test_readings_that_agree_answer_when_the_programs_do_not(llm, reads, cities, table):
+    two = dataclasses.replace(reads, readings=3, candidates=2)
+    other = "SELECT COUNT(DISTINCT Country) FROM cities"
+    script = [reading(len(table)), reading(len(table))]
+    with llm(*script, Step(fenced(WRONG_SQL, "sql")), Step(fenced(other, "sql"))):
+        answer = ask(QUESTION, cities, context=two)
+    assert answer.answer == [[len(table)]] and answer.soft and answer.code == ""
+    assert answer.votes == 2 and answer.agreement == pytest.approx(2 / 4)
 
 
 def test_readings_that_all_differ_leave_the_answer_to_programs(llm, reads, cities, table):

@@ -1,7 +1,7 @@
 """The vote with readings among the candidates (`agent.voting`): a reading
 adds its vote to every program result holding its values in one column,
 readings that match no program form groups of their own, and ties go to
-the group whose earliest voter came first."""
+a group with a program, then to the one whose earliest voter came first."""
 
 from __future__ import annotations
 
@@ -55,10 +55,23 @@ def test_a_reading_adds_its_vote_to_the_program_it_matches():
 
 
 def test_a_reading_that_matches_no_program_forms_a_group_of_its_own():
-    candidates = [reading("Dinamo"), program(["Spartak"]), program(["CSKA"], origin="sample")]
+    candidates = [reading("Dinamo"), program(["Spartak"]), reading("Dinamo")]
     outcome = tally(candidates, QUESTION)
-    assert outcome.winner is candidates[0]  # three groups of one: the first voter's
-    assert (outcome.votes, outcome.ran) == (1, 3)
+    assert outcome.winner is candidates[0]
+    assert (outcome.votes, outcome.weight, outcome.runner_up_weight, outcome.ran) == (
+        2,
+        2.0,
+        1.0,
+        3,
+    )
+
+
+def test_at_equal_weight_a_program_beats_readings_alone():
+    candidates = [reading("Dinamo"), program(["Spartak"]), program(["CSKA"], origin="sample")]
+    assert tally(candidates, QUESTION).winner is candidates[1]
+    agreeing = [reading("Tokyo"), reading("Tokyo"), program(["Shanghai"]), program(["Shanghai"])]
+    outcome = tally(agreeing, QUESTION)
+    assert outcome.winner is agreeing[2] and outcome.weight == outcome.runner_up_weight == 2.0
 
 
 def test_readings_of_the_same_values_form_one_group():
