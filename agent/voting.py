@@ -7,11 +7,9 @@ a multiset. A clean result weighs one, a doubtful one half: execution
 guidance flagged it, it has no rows at all, or its shape contradicts the
 question (`agent.result_shape`: "the 2 heaviest" answered with one row);
 a candidate with an error has no vote. An empty result answers only when
-at least two candidates agree on it. At equal weight a group with a
-program beats readings alone (a computed result over a read one), and
-otherwise the group whose earliest voter came first wins: candidates are
-written in the order of the model's prior (readings, then its best route's
-greedy program, then samples).
+at least two candidates agree on it. Ties go to the group whose earliest
+voter came first: candidates are written in the order of the model's prior
+(readings, then its best route's greedy program, then samples).
 
 Readings (the model's answers read from the data, `agent.nodes.read`) vote
 beside the programs, as in mixed self-consistency over textual and symbolic
@@ -123,7 +121,6 @@ def tally(candidates: Sequence[Candidate], question: str) -> Tally:
         groups.values(),
         key=lambda members: (
             -group_weight(members),
-            members[0].origin == "reading",
             _first_position([*members, *witnesses(members)], candidates),
         ),
     )

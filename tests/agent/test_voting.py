@@ -1,7 +1,7 @@
 """The vote with readings among the candidates (`agent.voting`): a reading
 adds its vote to every program result holding its values in one column,
 readings that match no program form groups of their own, and ties go to
-a group with a program, then to the one whose earliest voter came first."""
+the group whose earliest voter came first."""
 
 from __future__ import annotations
 
@@ -66,12 +66,14 @@ def test_a_reading_that_matches_no_program_forms_a_group_of_its_own():
     )
 
 
-def test_at_equal_weight_a_program_beats_readings_alone():
+def test_at_equal_weight_readings_beat_the_programs_written_after_them():
     candidates = [reading("Dinamo"), program(["Spartak"]), program(["CSKA"], origin="sample")]
-    assert tally(candidates, QUESTION).winner is candidates[1]
+    assert tally(candidates, QUESTION).winner is candidates[0]
     agreeing = [reading("Tokyo"), reading("Tokyo"), program(["Shanghai"]), program(["Shanghai"])]
     outcome = tally(agreeing, QUESTION)
-    assert outcome.winner is agreeing[2] and outcome.weight == outcome.runner_up_weight == 2.0
+    assert outcome.winner is agreeing[0] and outcome.weight == outcome.runner_up_weight == 2.0
+    agreeing.append(program(["Shanghai"], origin="sample"))
+    assert tally(agreeing, QUESTION).winner is agreeing[2]
 
 
 def test_readings_of_the_same_values_form_one_group():
