@@ -1,13 +1,13 @@
-"""The read_data node: before any program is written, the model reads
-tables small enough to show whole and answers directly, greedily once and
-then at a temperature (one prompt, so llama.cpp's cache pays for its data
-text once). The readings vote beside the programs (`agent.voting`), which
-are always written too: on small tables the local model reads better than
-it codes on lookups and worse on arithmetic over many rows, where two
-readings can agree on a wrong answer that the programs then outvote
-(docs/evaluation.md, "Reading beside the programs"). Databases and knowledge graphs are not read: there programs do
-far better than reading, and their normalised rows (ids across tables) are
-what a model reads worst."""
+"""The read_data node: before any program is written, the model reads tables
+small enough to show whole and answers directly, greedily once and then at
+a temperature (one prompt, so llama.cpp's cache pays for its data text
+once). The readings vote beside the programs (`agent.voting`), which are
+always written too: on small tables the local model reads better than it
+codes on lookups and worse on arithmetic over many rows, where two readings
+can agree on a wrong answer that the programs then outvote
+(docs/evaluation.md, "Reading beside the programs"). Databases and
+knowledge graphs are not read: there programs do far better than reading,
+and their normalised rows (ids across tables) are what a model reads worst."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The vote node: after each finished candidate program, answer with the result most candidates agree on, or
-write another candidate (`agent.voting`)."""
+"""The vote node: after each finished candidate program, answer with the
+result most candidates agree on, or write another candidate
+(`agent.voting`)."""
 
 from __future__ import annotations
 
