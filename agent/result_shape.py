@@ -15,6 +15,11 @@ groups ("each", "per", "every") or asks for an aggregate before the phrase
 Names are asked by `name(s) of` / `title(s) of` with no word `id`/`ids` in
 the question; the result contradicts it when every column is named as an
 id (`id`, `artist_id`, `ArtistId`) and every cell is an integer.
+
+A number is asked by `how many` / `how much` when the question does not
+group ("each", "per", "every"); the result contradicts it when none of its
+cells holds a number: no int or float, and no text with a digit or a number
+word ("Leafield" read as the answer to "how many ships were wrecked").
 """
 
 from __future__ import annotations
@@ -74,6 +79,10 @@ AGGREGATE = re.compile(
 ASKS_NAMES = re.compile(r"\b(?:names?|titles?)\s+of\b", re.IGNORECASE)
 MENTIONS_IDS = re.compile(r"\bids?\b", re.IGNORECASE)
 ID_COLUMN = re.compile(r"(?:^|_)[iI][dD]$|[a-z](?:Id|ID)$")
+ASKS_NUMBER = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
+NUMBER_IN_TEXT = re.compile(
+    r"\d|\b(?:zero|none|no|" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE
+)
 
 
 def asked_count(question: str) -> int | None:
@@ -101,12 +110,29 @@ def asked_count(question: str) -> int | None:
 
 def contradicts(question: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> bool:
     """Whether a result of `rows` under `columns` contradicts `question`: it
-    asks for an explicit count of rows and the result has another, or it
-    asks for names and the result holds integer ids only."""
+    asks for an explicit count of rows and the result has another, it asks
+    for names and the result holds integer ids only, or it asks how many or
+    how much and no cell holds a number."""
     count = asked_count(question)
     if count is not None and len(rows) != count:
         return True
-    return bool(rows) and _ids_for_names(question, columns, rows)
+    if not rows:
+        return False
+    return _ids_for_names(question, columns, rows) or _no_number_for_how_many(question, rows)
+
+
+def _no_number_for_how_many(question: str, rows: Sequence[Sequence[object]]) -> bool:
+    if not ASKS_NUMBER.search(question) or GROUPING.search(question):
+        return False
+    return not any(_holds_number(cell) for row in rows for cell in row)
+
+
+def _holds_number(cell: object) -> bool:
+    if isinstance(cell, bool):
+        return False
+    if isinstance(cell, int | float):
+        return True
+    return isinstance(cell, str) and NUMBER_IN_TEXT.search(cell) is not None
 
 
 def _ids_for_names(question: str, columns: Sequence[str], rows: Sequence[Sequence[object]]) -> bool:

@@ -1,4 +1,4 @@
-"""Reading an explicit count (and a request for names) from a question, and
+"""Reading an explicit count (and a request for names or a number) from a question, and
 the vote weighing a result whose shape contradicts it like a flagged one."""
 
 from __future__ import annotations
@@ -63,6 +63,16 @@ def test_no_count_is_read_when_unsure(question):
         ("What are the names of the singers?", ["paid"], [[1]], False),
         ("What are the names and ids of the singers?", ["singer_id"], [[1]], False),
         ("Which singers are there?", ["singer_id"], [[1]], False),
+        ("How many ships were wrecked?", ["answer"], [["Leafield"]], True),
+        ("how much did the album cost?", ["title"], [["Blue"], ["Red"]], True),
+        ("How many ships were wrecked?", ["answer"], [["2"]], False),
+        ("How many ships were wrecked?", ["count"], [[2]], False),
+        ("How many ships were wrecked?", ["answer"], [["two ships"]], False),
+        ("How many ships were wrecked?", ["answer"], [["none"]], False),
+        ("How much did it cost?", ["answer"], [["$1.5 million"]], False),
+        ("How many albums does each artist have?", ["artist"], [["Ann"]], False),
+        ("How many ships were wrecked?", ["flag"], [[True]], True),
+        ("Which ship was wrecked?", ["answer"], [["Leafield"]], False),
     ],
 )
 def test_a_result_shape_contradicting_the_question(question, columns, rows, contradiction):
@@ -81,3 +91,19 @@ def test_the_vote_prefers_the_two_rows_over_the_one_for_the_2_heaviest():
     assert (outcome.weight, outcome.runner_up_weight) == (1.0, FLAGGED_WEIGHT)
     # with no count in the question the tie goes to the candidate written first
     assert tally([one, two], "Which are the heaviest penguins?").winner == one
+
+
+def test_a_reading_with_no_number_for_how_many_weighs_half_and_loses_to_two_programs():
+    def reading(value: str) -> Candidate:
+        return Candidate(
+            representation="sql", origin="reading", columns=["answer"], result=[[value]]
+        )
+
+    def program(value: int) -> Candidate:
+        return Candidate(representation="sql", origin="sample", columns=["n"], result=[[value]])
+
+    question = "How many ships were wrecked in lake superior?"
+    candidates = [reading("Leafield"), reading("Leafield"), program(2), program(2)]
+    outcome = tally(candidates, question)
+    assert outcome.winner is candidates[2]
+    assert (outcome.weight, outcome.runner_up_weight) == (2.0, 2 * FLAGGED_WEIGHT)
