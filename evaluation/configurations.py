@@ -81,6 +81,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             readings=3,
         ),
         Configuration(
+            name="no-readings",
+            description="no readings of small data: programs alone",
+            readings=0,
+        ),
+        Configuration(
             name="no-views",
             description="schema without joined views of foreign-key chains",
             joined_views=False,
@@ -147,13 +152,13 @@ ABLATIONS = (
     "no-values",
     "few-rows",
     "no-views",
-    "readings",
+    "no-readings",
     "no-retrieval",
     "paper",
 )
 """What each part of the product adds: voting, repair, example values,
-joined views, demonstrations, and the paper's method as a whole; and
-what the readings (off by default) would add. The paper's own grid
+joined views, the readings of small data, demonstrations, and the
+paper's method as a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
 runs by name with --config."""
 BASELINES = ("text-to-sql", "direct-answer")
