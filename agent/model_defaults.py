@@ -44,7 +44,7 @@ class ModelDefaults:
     always written too (`agent.nodes.read`); 0 never. Three for the local
     model: on two WikiTableQuestions samples the readings added a few
     questions over the programs alone and beat one direct call by more
-    than ten points (docs/evaluation.md, "Reading beside the programs")."""
+    than ten points (docs/evaluation.md, "Readings on by default")."""
 
 
 PAPER_DEFAULTS = ModelDefaults(

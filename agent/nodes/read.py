@@ -5,7 +5,7 @@ once). The readings vote beside the programs (`agent.voting`), which are
 always written too: on small tables the local model reads better than it
 codes on lookups and worse on arithmetic over many rows, where two readings
 can agree on a wrong answer that the programs then outvote
-(docs/evaluation.md, "Reading beside the programs"). Databases and
+(docs/evaluation.md, "Readings on by default"). Databases and
 knowledge graphs are not read: there programs do far better than reading,
 and their normalised rows (ids across tables) are what a model reads worst."""
 
