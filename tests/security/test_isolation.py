@@ -267,8 +267,11 @@ def _settled(pid: int) -> bool:
     if len(children) != 2:
         return False
     for child in children:
-        state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        if state == "Z" or len(_descriptor_targets(child)) != 4:
+        try:
+            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state == "Z" or len(_descriptor_targets(child)) != 4:
+                return False
+        except FileNotFoundError:  # the child exited, or closed a descriptor as it was read
             return False
     return True
 
