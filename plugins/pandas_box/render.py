@@ -1,7 +1,8 @@
 """BOX schemas rendered as pandas code, the way the LLM sees them.
 
 Each BOX becomes `name = pd.DataFrame({'field': [...], ...})` with the
-field's dtype as a comment; with example values, `'field': [v1, v2, ...]`.
+field's dtype as a comment; with example values, `'field': [v1, v2, ...]`,
+and a comment naming a closing total row (`plugins.total_rows`).
 Foreign keys follow as comments, so the code that joins BOXes can be written
 from the text alone.
 
@@ -17,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from plugins.model import Box
+from plugins.total_rows import find_total_row
 
 MAX_VALUE_CHARACTERS = 60
 MAX_VALUES_PER_FIELD = 3
@@ -38,6 +40,12 @@ def render_box_schema(box: Box, values: int = 0) -> str:
         f"{_comment(key.ref_box)}[{key.ref_field!r}]"
         for key in box.foreign_keys
     )
+    total = find_total_row(box.frame) if values else None
+    if total is not None:
+        lines.append(
+            f"# the row where {_variable(box.name)}[{total.label_column!r}] == {total.label!r}"
+            " adds up the rows above it: leave it out of counts, sums, means and rankings"
+        )
     return "\n".join(lines)
 
 

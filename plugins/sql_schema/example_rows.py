@@ -5,15 +5,20 @@ things (`'Female'` or `'female'`, `'USA'` or `'United States'`); Qwen2.5-Coder
 was evaluated on Spider with three example rows per table. Every value is
 untrusted text from the data: it is shown as an SQL literal on a comment line
 of its own, with whitespace collapsed and length capped, so it can neither end
-the comment nor start a prompt section.
+the comment nor start a prompt section. A table that ends with a total row
+says so under its rows (`plugins.total_rows`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pandas as pd
+
 from plugins.joined_views import view_select
 from plugins.sql_schema.ddl import quote_identifier
+from plugins.sql_schema.shown_names import shown_name
+from plugins.total_rows import MOST_ROWS, find_total_row
 
 if TYPE_CHECKING:
     from plugins.sql_schema.targets import SqlTarget
@@ -50,10 +55,11 @@ def ddl_with_example_rows(target: SqlTarget, rows: int) -> str:
     shown = rows
     while shown > floor and _characters(fetched, shown) > EXAMPLE_ROWS_CHARACTERS:
         shown = max(floor, shown // 2)
+    notes = [_total_row_note(target, table) for table in tables] + [""] * len(views)
     blocks = []
-    for statement, rows_fetched in zip(statements + view_blocks, fetched, strict=True):
-        examples = _rows_comment(rows_fetched, shown)
-        blocks.append(f"{statement}\n{examples}" if examples else statement)
+    for statement, rows_fetched, note in zip(statements + view_blocks, fetched, notes, strict=True):
+        lines = [statement, _rows_comment(rows_fetched, shown), note]
+        blocks.append("\n".join(line for line in lines if line))
     return "\n\n".join(blocks)
 
 
@@ -63,6 +69,22 @@ def _first_rows(target: SqlTarget, query: str, rows: int) -> list[str]:
         cursor.execute(f"{query} LIMIT {int(rows)}")
         fetched = cursor.fetchall()
     return ["(" + ", ".join(sql_literal(value) for value in row) + ")" for row in fetched]
+
+
+def _total_row_note(target: SqlTarget, table: str) -> str:
+    """A comment line naming the table's closing total row, or "" when it has none."""
+    with target.cursor(QUERY_TIMEOUT_SECONDS) as cursor:
+        cursor.execute(f"SELECT * FROM {quote_identifier(table)} LIMIT {MOST_ROWS + 1}")
+        columns = [description[0] for description in cursor.description]
+        frame = pd.DataFrame(cursor.fetchall(), columns=columns)
+    total = find_total_row(frame)
+    if total is None:
+        return ""
+    column = quote_identifier(shown_name(total.label_column))
+    return (
+        f"-- the row where {column} = {sql_literal(total.label)}"
+        " adds up the rows above it: leave it out of counts, sums, averages and rankings"
+    )
 
 
 def _characters(fetched: list[list[str]], shown: int) -> int:

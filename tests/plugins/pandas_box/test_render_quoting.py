@@ -64,3 +64,22 @@ def test_numbers_stay_numbers_and_the_dtype_is_a_comment():
     assert "    'price': [2.5, 3.0, ...],  # float64" in text
     assert "    'n': [1, 2, ...],  # int64" in text
     ast.parse(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(label_column=AWKWARD_TEXT.filter(lambda name: name != "Gold"))
+def test_the_total_row_note_is_a_comment_whose_condition_finds_that_row(label_column: str):
+    frame = pd.DataFrame({label_column: ["a", "b", "Total"], "Gold": [2, 3, 5]})
+    text = render_boxes_schema([Box(name="medals", frame=frame, origin="m.csv")], values=3)
+    tree = ast.parse(text)
+    assert len([node for node in tree.body if isinstance(node, ast.Assign)]) == 1
+    (note,) = [line for line in text.splitlines() if line.startswith("# the row where ")]
+    condition = note.removeprefix("# the row where ").split(" adds up ")[0]
+    mask = eval(condition, {"medals": frame})  # the note's own Python expression
+    assert mask.tolist() == [False, False, True]
+
+
+def test_no_total_row_note_without_values():
+    frame = pd.DataFrame({"Nation": ["a", "b", "Total"], "Gold": [2, 3, 5]})
+    text = render_boxes_schema([Box(name="medals", frame=frame, origin="m.csv")], values=0)
+    assert "Total" not in text
