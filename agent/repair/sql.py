@@ -83,13 +83,17 @@ def _repair_column(
     others = [box for box in by_name.values() if box not in read]
     qualified = qualifier is not None and aliases.get(qualifier) in by_name
     if qualified:
+        assert qualifier is not None
         holders = [
             alias
             for alias, table in aliases.items()
             if table in by_name and name in _fields(by_name[table]) and alias != qualifier
         ]
         if len(holders) == 1:
-            return _rewrite(tree, dialect, qualifier, name, holders[0], name)
+            (holder,) = holders
+            if _compared(tree, (qualifier, name), (holder, name)):
+                return _repair_join_key(tree, dialect, aliases, by_name, qualifier, holder, name)
+            return _rewrite(tree, dialect, qualifier, name, holder, name)
     if any(folded(name) in map(folded, _fields(box)) for box in others):
         return None  # the field is in a table the query does not read: a join is missing
     if qualified:
@@ -98,6 +102,52 @@ def _repair_column(
         return _rewrite(tree, dialect, qualifier, name, qualifier, replacement)
     fields = [field for box in read or list(by_name.values()) for field in _fields(box)]
     return _rewrite(tree, dialect, qualifier, name, qualifier, nearest_name(name, fields))
+
+
+def _compared(tree: exp.Expression, left: tuple[str, str], right: tuple[str, str]) -> bool:
+    """Whether the query compares column `left` with column `right` (each as
+    (qualifier, name)) for equality, in either order."""
+    return any(sides == {left, right} for sides in _equalities(tree))
+
+
+def _equalities(tree: exp.Expression) -> list[set[tuple[str, str]]]:
+    """The (qualifier, name) pairs of every equality between two columns."""
+    return [
+        {(side.table, side.name) for side in (equality.left, equality.right)}
+        for equality in tree.find_all(exp.EQ)
+        if isinstance(equality.left, exp.Column) and isinstance(equality.right, exp.Column)
+    ]
+
+
+def _repair_join_key(
+    tree: exp.Expression,
+    dialect: str,
+    aliases: dict[str, str],
+    by_name: dict[str, Box],
+    qualifier: str,
+    holder: str,
+    name: str,
+) -> Repair | None:
+    """`qualifier.name = holder.name` where only `holder`'s table has `name`
+    (`cars_data AS T1 JOIN car_names AS T2 ON T1.MakeId = T2.MakeId`): the
+    two tables' declared foreign key through `holder.name` names the key of
+    `qualifier`'s table to join on (`T1.Id`). None when no single key does:
+    moving the column to `holder` would compare it with itself and join
+    every row with every row."""
+    own, other = by_name[aliases[qualifier]], by_name[aliases[holder]]
+    keys = {
+        key.ref_field
+        for key in other.foreign_keys
+        if folded(key.field) == folded(name) and key.ref_box == own.name
+    }
+    keys |= {
+        key.field
+        for key in own.foreign_keys
+        if key.ref_box == other.name and folded(key.ref_field) == folded(name)
+    }
+    if len(keys) != 1:
+        return None
+    return _rewrite(tree, dialect, qualifier, name, qualifier, keys.pop())
 
 
 def _rewrite(
@@ -110,12 +160,15 @@ def _rewrite(
 ) -> Repair | None:
     if replacement is None:
         return None
+    compared_with_itself = sum(len(sides) == 1 for sides in _equalities(tree))
     for column in list(tree.find_all(exp.Column)):
         if column.name != name or (column.table or None) != qualifier:
             continue
         column.set("this", exp.to_identifier(replacement))
         if new_qualifier is not None:
             column.set("table", exp.to_identifier(new_qualifier))
+    if sum(len(sides) == 1 for sides in _equalities(tree)) > compared_with_itself:
+        return None  # a column now equal to itself: true for every row, a join lost
     old = f"{qualifier}.{name}" if qualifier else name
     new = f"{new_qualifier}.{replacement}" if new_qualifier else replacement
     return Repair(tree.sql(dialect=dialect), (f"column {old} -> {new}",))

@@ -138,3 +138,57 @@ def test_an_imagined_table_the_query_reads_is_left_to_the_llm(music, boxes):
     query = "SELECT genre.name FROM album JOIN genre ON album.genre = genre.name"
     error_type, message = failure(query, music, "sql")
     assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
+@pytest.fixture(scope="module")
+def garage(tmp_path_factory) -> Workspace:
+    """Cars whose maker key is named unlike the makers' own key, and owners
+    no foreign key joins to the cars (car_1's and dog_kennels' shapes)."""
+    path = tmp_path_factory.mktemp("garage") / "garage.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE makers (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE cars (car_id INTEGER PRIMARY KEY,
+                               maker INTEGER REFERENCES makers(id), horsepower INTEGER);
+            CREATE TABLE owners (owner_id INTEGER PRIMARY KEY, car INTEGER, name TEXT);
+            INSERT INTO makers VALUES (1, 'amc'), (2, 'ford'), (3, 'fiat');
+            INSERT INTO cars VALUES (1, 1, 150), (2, 1, 90), (3, 2, 200), (4, 3, 60);
+            INSERT INTO owners VALUES (1, 1, 'Ann'), (2, 3, 'Bo');
+            """
+        )
+    return Workspace.of([load_source(str(path))])
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # the key the cars hold, written under the makers' alias
+        "SELECT COUNT(*) FROM makers AS T1 JOIN cars AS T2 ON T1.maker = T2.maker "
+        "WHERE T1.name = 'amc'",
+        # the makers' key, written under the cars' alias
+        "SELECT COUNT(*) FROM cars AS T1 JOIN makers AS T2 ON T1.id = T2.id WHERE T2.name = 'amc'",
+    ],
+)
+def test_a_join_key_one_side_lacks_follows_the_foreign_key(garage, query):
+    error_type, message = failure(query, garage, "sql")
+    boxes = workspace_boxes(garage)
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None
+    assert execute(repaired.code, garage, "sql").result == [[2]]
+
+
+def test_a_join_key_no_foreign_key_decides_is_left_to_the_llm(garage):
+    """Moving `T1.owner_id` to `T2` would join on `T2.owner_id = T2.owner_id`:
+    every car with every owner, counted as 8."""
+    query = "SELECT COUNT(*) FROM cars AS T1 JOIN owners AS T2 ON T1.owner_id = T2.owner_id"
+    error_type, message = failure(query, garage, "sql")
+    boxes = workspace_boxes(garage)
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
+def test_a_column_elsewhere_still_moves_to_the_alias_that_has_it(garage):
+    query = "SELECT T1.name FROM cars AS T1 JOIN makers AS T2 ON T1.maker = T2.id"
+    error_type, message = failure(query, garage, "sql")
+    repaired = repair_program(query, "sql", error_type, message, workspace_boxes(garage), "sqlite")
+    assert repaired is not None and repaired.changes == ("column T1.name -> T2.name",)
