@@ -10,7 +10,13 @@ from rich.progress import Progress
 
 from cli.output import json_option, print_json, reports_errors
 from evaluation.datasets import TASKS, read_dataset
-from evaluation.selection import only_databases, run_order, sample_examples, split_by_database
+from evaluation.selection import (
+    only_databases,
+    only_questions,
+    run_order,
+    sample_examples,
+    split_by_database,
+)
 from plugins.errors import BadInputError
 
 
@@ -33,6 +39,9 @@ from plugins.errors import BadInputError
     "--database", "databases", multiple=True, help="Only questions on this database (repeat)."
 )
 @click.option("--by-database", is_flag=True, help="Only databases `memory build` left out.")
+@click.option(
+    "--question", "questions", multiple=True, help="Only this question of the sample (repeat)."
+)
 @click.option("--representation", default=None, help="Representation of the pandora run.")
 @click.option(
     "-k",
@@ -66,6 +75,7 @@ def eval_command(
     baselines: bool,
     databases: tuple[str, ...],
     by_database: bool,
+    questions: tuple[str, ...],
     representation: str | None,
     demonstrations: int | None,
     attempts: int | None,
@@ -96,6 +106,8 @@ def eval_command(
     if by_database:
         examples = split_by_database(examples, seed, "eval")
     examples = sample_examples(examples, seed, count=sample_size)
+    if questions:
+        examples = only_questions(examples, questions)
     if not examples:
         raise BadInputError(f"{dataset}: no {task} questions to evaluate")
     folder = output or Path("pandora-eval") / f"{task}-{split or 'default'}-seed{seed}"

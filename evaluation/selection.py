@@ -39,6 +39,17 @@ def only_databases(examples: Sequence[Example], databases: Sequence[str]) -> lis
     return [example for example in examples if example.database in databases]
 
 
+def only_questions(examples: Sequence[Example], ids: Sequence[str]) -> list[Example]:
+    """The examples of `ids`, which must all be in `examples` (the sample):
+    questions of a finished run asked again, after a change that touches only
+    them, keep the sample and seed they were drawn with."""
+    known = {example.id for example in examples}
+    unknown = [question for question in ids if question not in known]
+    if unknown:
+        raise BadInputError(f"question {unknown[0]!r} is not in the sample")
+    return [example for example in examples if example.id in ids]
+
+
 def without_databases_of(examples: Sequence[Example], held_out: Sequence[Example]) -> list[Example]:
     """The examples on no database that a `held_out` example uses: a memory
     built from one split (WikiTableQuestions' training tables) then shares no

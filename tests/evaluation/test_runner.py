@@ -23,6 +23,7 @@ from evaluation.runner import attempt_steps, run_evaluation
 from evaluation.scoring import error_category
 from evaluation.selection import (
     only_databases,
+    only_questions,
     run_order,
     sample_examples,
     split_by_database,
@@ -219,6 +220,23 @@ def test_naming_databases_keeps_only_their_questions(datasets: Path) -> None:
     )
     assert refused.exit_code == 2
     assert "'atlantis'" in refused.json["error"]["message"]
+
+
+def test_naming_questions_keeps_only_them_from_the_sample(datasets: Path) -> None:
+    """`--question` asks again questions of a sample; an id the sample does
+    not hold is bad input, named in a one-line error (exit 2)."""
+    examples = [
+        e.model_copy(update={"id": str(n)})
+        for n, e in enumerate(read_dataset("spider", datasets / "spider") * 3)
+    ]
+    assert [e.id for e in only_questions(examples, ["4", "1"])] == ["1", "4"]
+    first = read_dataset("spider", datasets / "spider")[0].id
+    refused = run_pandora(
+        "eval", str(datasets / "spider"), "--task", "spider",
+        "--question", first, "--question", "no-such-question", "--json",
+    )  # fmt: skip
+    assert refused.exit_code == 2
+    assert "'no-such-question'" in refused.json["error"]["message"]
 
 
 def test_a_run_answers_its_sample_in_a_seeded_shuffled_order(datasets: Path) -> None:
