@@ -9,6 +9,7 @@ from sqlglot import exp
 
 from agent.repair import Repair
 from agent.repair.names import folded, nearest_name
+from agent.repair.sql_join_chains import column_equalities, join_through_keys
 from agent.repair.sql_quoting import quote_bare_names
 from plugins import Box
 
@@ -107,16 +108,7 @@ def _repair_column(
 def _compared(tree: exp.Expression, left: tuple[str, str], right: tuple[str, str]) -> bool:
     """Whether the query compares column `left` with column `right` (each as
     (qualifier, name)) for equality, in either order."""
-    return any(sides == {left, right} for sides in _equalities(tree))
-
-
-def _equalities(tree: exp.Expression) -> list[set[tuple[str, str]]]:
-    """The (qualifier, name) pairs of every equality between two columns."""
-    return [
-        {(side.table, side.name) for side in (equality.left, equality.right)}
-        for equality in tree.find_all(exp.EQ)
-        if isinstance(equality.left, exp.Column) and isinstance(equality.right, exp.Column)
-    ]
+    return any(sides == {left, right} for sides in column_equalities(tree))
 
 
 def _repair_join_key(
@@ -131,9 +123,11 @@ def _repair_join_key(
     """`qualifier.name = holder.name` where only `holder`'s table has `name`
     (`cars_data AS T1 JOIN car_names AS T2 ON T1.MakeId = T2.MakeId`): the
     two tables' declared foreign key through `holder.name` names the key of
-    `qualifier`'s table to join on (`T1.Id`). None when no single key does:
-    moving the column to `holder` would compare it with itself and join
-    every row with every row."""
+    `qualifier`'s table to join on (`T1.Id`); with no key between the two,
+    a chain of keys through other tables may reach the column
+    (`agent.repair.sql_join_chains`). None when neither decides: moving the
+    column to `holder` would compare it with itself and join every row with
+    every row."""
     own, other = by_name[aliases[qualifier]], by_name[aliases[holder]]
     keys = {
         key.ref_field
@@ -145,8 +139,11 @@ def _repair_join_key(
         for key in own.foreign_keys
         if key.ref_box == other.name and folded(key.ref_field) == folded(name)
     }
-    if len(keys) != 1:
+    if len(keys) > 1:
         return None
+    if not keys:
+        own_table = (qualifier, aliases[qualifier])
+        return join_through_keys(tree, dialect, by_name, own_table, holder, name)
     return _rewrite(tree, dialect, qualifier, name, qualifier, keys.pop())
 
 
@@ -160,14 +157,14 @@ def _rewrite(
 ) -> Repair | None:
     if replacement is None:
         return None
-    compared_with_itself = sum(len(sides) == 1 for sides in _equalities(tree))
+    compared_with_itself = sum(len(sides) == 1 for sides in column_equalities(tree))
     for column in list(tree.find_all(exp.Column)):
         if column.name != name or (column.table or None) != qualifier:
             continue
         column.set("this", exp.to_identifier(replacement))
         if new_qualifier is not None:
             column.set("table", exp.to_identifier(new_qualifier))
-    if sum(len(sides) == 1 for sides in _equalities(tree)) > compared_with_itself:
+    if sum(len(sides) == 1 for sides in column_equalities(tree)) > compared_with_itself:
         return None  # a column now equal to itself: true for every row, a join lost
     old = f"{qualifier}.{name}" if qualifier else name
     new = f"{new_qualifier}.{replacement}" if new_qualifier else replacement

@@ -192,3 +192,71 @@ def test_a_column_elsewhere_still_moves_to_the_alias_that_has_it(garage):
     error_type, message = failure(query, garage, "sql")
     repaired = repair_program(query, "sql", error_type, message, workspace_boxes(garage), "sqlite")
     assert repaired is not None and repaired.changes == ("column T1.name -> T2.name",)
+
+
+@pytest.fixture(scope="module")
+def medals(tmp_path_factory) -> Workspace:
+    """TempTabQA-C's shape with two athletes: a medal reaches its athlete
+    through its format and the format's tournament."""
+    path = tmp_path_factory.mktemp("medals") / "medals.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE Athlete (athlete_id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE Profile (athlete_id INTEGER REFERENCES Athlete(athlete_id), city TEXT);
+            CREATE TABLE Tournament (tournament_id INTEGER PRIMARY KEY,
+                athlete_id INTEGER REFERENCES Athlete(athlete_id), name TEXT);
+            CREATE TABLE Format (format_id INTEGER PRIMARY KEY,
+                tournament_id INTEGER REFERENCES Tournament(tournament_id), name TEXT);
+            CREATE TABLE Medal (medal_id INTEGER PRIMARY KEY,
+                format_id INTEGER REFERENCES Format(format_id), type TEXT);
+            INSERT INTO Athlete VALUES (1, 'Ann'), (2, 'Bo');
+            INSERT INTO Profile VALUES (1, 'Oslo'), (2, 'Rome');
+            INSERT INTO Tournament VALUES (1, 1, 'Worlds'), (2, 2, 'Worlds');
+            INSERT INTO Format VALUES (1, 1, '100 m'), (2, 1, '200 m'), (3, 2, '100 m');
+            INSERT INTO Medal VALUES (1, 1, 'Gold'), (2, 2, 'Gold'), (3, 2, 'Silver'),
+                                     (4, 3, 'Gold');
+            """
+        )
+    return Workspace.of([load_source(str(path))])
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "SELECT COUNT(*) FROM Medal AS T1 JOIN Athlete AS T2 ON T1.athlete_id = T2.athlete_id "
+            "WHERE T2.name = 'Ann' AND T1.type = 'Gold'",
+            [[2]],
+        ),
+        (
+            "SELECT T2.city, COUNT(*) FROM Medal AS T1 INNER JOIN Profile AS T2 "
+            "ON T1.athlete_id = T2.athlete_id GROUP BY T2.city ORDER BY T2.city",
+            [["Oslo", 3], ["Rome", 1]],
+        ),
+    ],
+)
+def test_a_join_key_several_joins_away_is_reached_through_the_keys_between(medals, query, expected):
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None
+    assert repaired.changes == (
+        "join key T1.athlete_id reached through Medal -> Format -> Tournament",
+    )
+    assert execute(repaired.code, medals, "sql").result == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # from an athlete, keys lead to medals only the other way (one to many)
+        "SELECT COUNT(*) FROM Athlete AS T1 JOIN Medal AS T2 ON T1.format_id = T2.format_id",
+        # an outer join would keep medals the chain cannot place
+        "SELECT COUNT(*) FROM Medal AS T1 LEFT JOIN Athlete AS T2 ON T1.athlete_id = T2.athlete_id",
+    ],
+)
+def test_a_join_key_no_chain_of_keys_reaches_is_left_to_the_llm(medals, query):
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
