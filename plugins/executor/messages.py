@@ -95,5 +95,9 @@ def _wait_readable(channel: socket.socket, deadline: float | None) -> None:
     if deadline is None:
         return
     timeout = deadline - time.monotonic()
-    if timeout <= 0 or not select.select([channel], [], [], timeout)[0]:
+    # poll, not select: a process with a thousand descriptors open (a long-lived
+    # server, a test worker) gets numbers past select's limit of 1024
+    waiting = select.poll()
+    waiting.register(channel, select.POLLIN)
+    if timeout <= 0 or not waiting.poll(timeout * 1000):
         raise ChannelClosed("no answer in time")

@@ -9,6 +9,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from plugins import Workspace, load_source
 from plugins.executor import ExecutorPool
 
@@ -74,3 +76,26 @@ def test_every_program_runs_in_a_process_of_its_own(tmp_path) -> None:
         assert pool.execute(look, workspace).result == [[False]]
     finally:
         pool.shutdown()
+
+
+def test_a_caller_holding_over_a_thousand_descriptors_gets_its_answer(tmp_path) -> None:
+    """Channels numbered past 1024 (a long-lived server, a test worker) are
+    waited on with poll: select refuses them."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"the descriptor limit is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(1100)]
+    table = tmp_path / "numbers.csv"
+    table.write_text("n\n1\n2\n")
+    pool = ExecutorPool(max_workers=1)
+    try:
+        run = pool.execute("result = numbers['n'].sum()", Workspace.of([load_source(str(table))]))
+        assert run.error is None and run.result == [[3]]
+    finally:
+        pool.shutdown()
+        for descriptor in held:
+            os.close(descriptor)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
