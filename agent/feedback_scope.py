@@ -55,16 +55,16 @@ def holds_a_graph(
 
 
 def sql_on_graph_hint(networkx: bool) -> str:
-    """What to write instead of SQL over a knowledge graph."""
+    """What to write instead of SQL in a Python program over a knowledge graph."""
     if networkx:
         return (
-            "SQL cannot show a knowledge graph: the graph is the NetworkX MultiDiGraph `graph` "
+            "This program is Python, not SQL: the graph is the NetworkX MultiDiGraph `graph` "
             "(nodes are entity names and values, each edge has a `relation`); write Python "
             "that walks it, e.g. [t for _, t, d in graph.out_edges('Entity', data=True) "
             "if d['relation'] == 'relation_name'], in KGQA(question, graph) or `result`."
         )
     return (
-        "SQL cannot show a knowledge graph: its types are the BOXes; write pandas on them "
+        "This program is Python, not SQL: the graph's types are the BOXes; write pandas on them "
         "(filter with frame[frame['field'] == value], join with .merge) and assign `result`."
     )
 
@@ -90,8 +90,8 @@ def _reach(missing: str, other: Source, code: str, current: list[str]) -> str:
     if other.kind == "kg":
         if not is_python(code):
             return (
-                f"{where}; SQL cannot show a knowledge graph: ask it in pandas (its types are "
-                f"BOXes) or networkx, with sources=[{other.name!r}] and its entities."
+                f"{where}; a knowledge graph is queried on its own: ask with "
+                f"sources=[{other.name!r}] and its entities (in SQL its types are tables)."
             )
         return f"{where}: run on it too (sources={both!r}) with its entities."
     if not is_python(code):

@@ -25,6 +25,7 @@ from cli.sources import open_workspace, source_options
 from plugins.executor.results import json_cell
 from plugins.sql_schema import QueryFailed, QueryRefused, run_query
 from plugins.sql_schema.query import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_SECONDS
+from plugins.sql_schema.targets import require_no_graph
 
 
 @click.command("sql")
@@ -65,6 +66,7 @@ def sql_command(
     """
     check_output_is_not_a_source(output_path, srcs)
     workspace = open_workspace(srcs, plugin, source_name, kg)
+    require_no_graph(workspace)
     try:
         result = run_query(workspace, query, timeout_seconds=timeout, max_rows=max_rows)
     except QueryRefused as error:

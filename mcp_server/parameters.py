@@ -60,7 +60,8 @@ Representation = Annotated[
     Field(
         description=(
             "How to show the schema or write the code: 'pandas' (BOXes as DataFrames), 'sql' "
-            "(DDL, tables and databases only) or 'networkx' (a knowledge graph's subgraph)."
+            "(DDL; a knowledge graph as its question's BOXes) or 'networkx' (a knowledge "
+            "graph's subgraph)."
         ),
     ),
 ]

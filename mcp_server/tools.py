@@ -180,7 +180,10 @@ async def run_sql(query: Code, ctx: Context, sources: SqlSourceNames = None) -> 
     sources=["music"]).
     """
     state = await loaded_state(ctx)
+    from plugins.sql_schema.targets import require_no_graph  # SQL loads on first use
+
     workspace = state.catalog.sql_workspace(sources)
+    require_no_graph(workspace)
     return await run_program(state, query, workspace, "sql")
 
 

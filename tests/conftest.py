@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,13 +59,29 @@ def examples() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def memory_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Every test gets its own PANDORA_HOME (inherited by CLI subprocesses) and the
-    default memory settings; ~/.pandora is never touched."""
+    default memory settings; ~/.pandora is never touched. The memory stores a test
+    opened are let go after it (`_release_memory_stores`)."""
     home = tmp_path / "pandora-home"
     monkeypatch.setenv("PANDORA_HOME", str(home))
     # nor the machine's shared local model server (agent/local_model/sharing.py)
     monkeypatch.setenv("PANDORA_RUNTIME_DIR", str(tmp_path / "runtime"))
     for variable in ("PANDORA_EMBEDDING", "PANDORA_MEMORY_URL", "PANDORA_MEMORY_MASKING"):
         monkeypatch.delenv(variable, raising=False)
-    return home
+    yield home
+    _release_memory_stores()
+
+
+def _release_memory_stores() -> None:
+    """Chroma keeps every store path it opened, about a dozen descriptors each
+    (SQLite and index files), until the process ends; a test worker that opens
+    one store per test's home would otherwise reach past a thousand."""
+    if "chromadb" not in sys.modules:
+        return
+    from chromadb.api.client import SharedSystemClient
+
+    from memory import retrieval
+
+    retrieval._store_for.cache_clear()
+    SharedSystemClient.clear_system_cache()

@@ -19,6 +19,7 @@ from plugins.executor.models import CodeError, ExecutionResult, Limits, RunReque
 from plugins.executor.results import json_cell, normalise, valid_text
 from plugins.executor.sandbox_builtins import make_builtins
 from plugins.executor.tripwire import Tripwire
+from plugins.model import Focus
 from plugins.workspace import Workspace
 
 KGQA_FUNCTION = "KGQA"
@@ -98,7 +99,8 @@ def run_program(
 
 
 def run_sql(workspace: Workspace, request: RunRequest, limits: Limits) -> ExecutionResult:
-    """Run one read-only query (the sql plugin's `run_query`) and report its rows."""
+    """Run one read-only query (the sql plugin's `run_query`) and report its
+    rows; over a KG, on the tables the template prepared for the request's focus."""
     from plugins.sql_schema import run_query  # only SQL children need the SQL plugin
 
     started = time.perf_counter()
@@ -108,6 +110,7 @@ def run_sql(workspace: Workspace, request: RunRequest, limits: Limits) -> Execut
             request.code,
             timeout_seconds=request.timeout_seconds,
             max_rows=request.max_rows,
+            focus=Focus(**request.focus.model_dump()) if request.focus else None,
         )
     except Exception as error:  # a refused or failing query is data
         return ExecutionResult(

@@ -91,12 +91,7 @@ class TemplateSession:
         self.namespaces: dict[FocusRef | None, dict[str, Any]] = {}
         for module in sorted(ALLOWED_MODULES):
             _import_if_present(module)
-        if self.language == "sql":
-            from plugins.sql_schema import run_query
-
-            run_query(self.workspace, "SELECT 1")  # tables copied, connections opened, here
-        else:
-            self.prepare_namespace(None)
+        self.prepare_namespace(None)
         self.can_draw = self.language == "sql"  # SQL never draws: nothing to prepare
         close_library_doors()
         self.lockdown = prepare_lockdown(_readable_files(sources))
@@ -146,14 +141,22 @@ class TemplateSession:
 
     def prepare_namespace(self, focus: FocusRef | None) -> None:
         """Build (or keep) the namespace programs with `focus` see; the
-        template builds it, so that children only read it."""
-        if self.language == "sql" or focus in self.namespaces:
+        template builds it, so that children only read it. SQL has no
+        namespace: its tables are copied and connections opened here (over a
+        KG, those of the focus), and an empty namespace marks the focus ready."""
+        if focus in self.namespaces:
             return
         if len(self.namespaces) >= NAMESPACE_CACHE_SIZE:
             self.namespaces.pop(next(k for k in self.namespaces if k is not None))
         plugin_focus = Focus(**focus.model_dump()) if focus else None
-        raw = self.representation.namespace(self.workspace, plugin_focus)
-        self.namespaces[focus] = {name: guard_value(v, name) for name, v in raw.items()}
+        if self.language == "sql":
+            from plugins.sql_schema import run_query
+
+            run_query(self.workspace, "SELECT 1", focus=plugin_focus)
+            self.namespaces[focus] = {}
+        else:
+            raw = self.representation.namespace(self.workspace, plugin_focus)
+            self.namespaces[focus] = {name: guard_value(v, name) for name, v in raw.items()}
         gc.freeze()
 
     def prepare_drawing(self) -> None:

@@ -2,7 +2,8 @@
 
 The LLM sees tables, columns, types and keys but no values, which keeps the
 prompt small and robust however many rows the tables hold; it writes one
-SELECT that `run_query` executes behind read-only guards.
+SELECT that `run_query` executes behind read-only guards. A knowledge graph
+is shown as the tables of its question's BOXes (`targets`).
 """
 
 from __future__ import annotations
@@ -47,49 +48,55 @@ class SqlSchemaRepresentation(RepresentationDefaults):
     description = (
         "the relational schema as DDL (keys, types, optional example rows); code is one SELECT"
     )
-    kinds = ("table", "database")
+    kinds = ("table", "database", "kg")
     language = "sql"
     schema_heading = "## Database schema"
 
     def render_schema(
         self, workspace: Workspace, focus: Focus | None = None, values: int = 0
     ) -> str:
-        """`CREATE TABLE` statements of the database or of the flat tables,
-        with `values` example rows under each table (none by default)."""
+        """`CREATE TABLE` statements of the database, of the flat tables or of
+        the KG's BOXes for `focus`, with `values` example rows under each
+        table (none by default)."""
         from plugins.sql_schema.example_rows import ddl_with_example_rows
         from plugins.sql_schema.targets import workspace_sql_target
 
-        return ddl_with_example_rows(workspace_sql_target(workspace), values)
+        return ddl_with_example_rows(workspace_sql_target(workspace, focus), values)
 
     def namespace(self, workspace: Workspace, focus: Focus | None = None) -> dict[str, Any]:
         """SQL code is not Python: it runs through `run_query`, never in a namespace."""
         raise PandoraError("the sql representation runs SQL through run_query, not Python code")
 
     def run_query(
-        self, workspace: Workspace, query: str, timeout_seconds: float, max_rows: int
+        self,
+        workspace: Workspace,
+        query: str,
+        timeout_seconds: float,
+        max_rows: int,
+        focus: Focus | None = None,
     ) -> QueryResult:
         """Run one read-only query (see `plugins.sql_schema.query.run_query`)."""
         from plugins.sql_schema.query import run_query
 
-        return run_query(workspace, query, timeout_seconds, max_rows)
+        return run_query(workspace, query, timeout_seconds, max_rows, focus)
 
     def instruction(self, workspace: Workspace) -> str:
         """How to write one read-only query, in the dialect `workspace`'s SQL
-        runs in; over flat tables, how to read their row order."""
-        from plugins.sql_schema.targets import TablesTarget, workspace_sql_target
+        runs in; over flat tables alone, how to read their row order."""
+        from plugins.sql_schema.targets import workspace_sql_target
 
-        target = workspace_sql_target(workspace)
-        instruction = SQL_INSTRUCTION.format(dialect=target.dialect)
-        if isinstance(target, TablesTarget):
+        instruction = SQL_INSTRUCTION.format(dialect=workspace_sql_target(workspace).dialect)
+        if {source.kind for source in workspace.sources} == {"table"}:
             instruction += "\n" + ROW_ORDER_NOTE
         return instruction
 
     def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
-        """The tables of the database (or the flat tables) with their columns
-        and keys, then its joined views, referring to the tables they join."""
+        """The tables of the database (or the flat tables, or the KG's BOXes
+        for `focus`) with their columns and keys, then its joined views,
+        referring to the tables they join."""
         from plugins.sql_schema.targets import workspace_sql_target
 
-        target = workspace_sql_target(workspace)
+        target = workspace_sql_target(workspace, focus)
         views = [
             SchemaItem(
                 view.name,

@@ -8,6 +8,7 @@ of flat tables keeps names exact.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ from plugins.sql_schema.shown_names import shown_name
 
 if TYPE_CHECKING:
     from plugins.loaders.database_schema import Database
+    from plugins.model import ForeignKey
 
 
 def render_database_ddl(database: Database) -> str:
@@ -91,15 +93,27 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def create_table_ddl(table_name: str, frame: pd.DataFrame, exact_names: bool = False) -> str:
-    """`CREATE TABLE` for a flat table, with one typed column per DataFrame column.
+def create_table_ddl(
+    table_name: str,
+    frame: pd.DataFrame,
+    exact_names: bool = False,
+    foreign_keys: Sequence[ForeignKey] = (),
+) -> str:
+    """`CREATE TABLE` for a flat table, with one typed column per DataFrame
+    column, then its `foreign_keys` (a KG's BOXes have them).
 
     Names are shown as a prompt shows them (control characters escaped) unless
     `exact_names`, which the DDL that really creates the table needs.
     """
     name_of = str if exact_names else shown_name
-    columns = ",\n".join(
+    lines = [
         f"\t{quote_identifier(name_of(str(column)))} {sqlite_type_of(dtype)}"
         for column, dtype in frame.dtypes.items()
-    )
+    ]
+    lines += [
+        f"\tFOREIGN KEY({quote_identifier(name_of(key.field))}) REFERENCES "
+        f"{quote_identifier(name_of(key.ref_box))} ({quote_identifier(name_of(key.ref_field))})"
+        for key in foreign_keys
+    ]
+    columns = ",\n".join(lines)
     return f"CREATE TABLE {quote_identifier(name_of(table_name))} (\n{columns}\n);"

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from plugins.errors import PandoraError
+from plugins.model import Focus
 from plugins.sql_schema.joined_view_sql import with_view_definitions
 from plugins.sql_schema.shown_names import restore_shown_names
 from plugins.sql_schema.statement_check import check_read_only_query
@@ -40,8 +41,10 @@ def run_query(
     query: str,
     timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS,
     max_rows: int = DEFAULT_MAX_ROWS,
+    focus: Focus | None = None,
 ) -> QueryResult:
-    """Run one read-only `query` on the workspace's database or tables.
+    """Run one read-only `query` on the workspace's database or tables (a
+    KG's: the BOXes of the subgraph `focus` selects).
 
     A name quoted as the schema shows it (control characters escaped) means
     the real name, and a joined view's name the view
@@ -49,7 +52,7 @@ def run_query(
     (statement_check) for anything but a single read-only query, and
     QueryFailed when the database reports an error or the time runs out.
     """
-    target = workspace_sql_target(workspace)
+    target = workspace_sql_target(workspace, focus)
     names = (name for item in target.schema_items() for name in (item.name, *item.fields))
     query = restore_shown_names(query, target.dialect, names)
     check_read_only_query(query, target.dialect)

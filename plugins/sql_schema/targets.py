@@ -1,7 +1,10 @@
 """Where a workspace's SQL runs: its database, or an in-memory SQLite of its tables.
 
-A workspace answers SQL when it holds one database, or only flat tables
-(loaded together into one in-memory SQLite database with typed columns).
+A workspace answers SQL when it holds one database, or only flat tables and
+knowledge graphs: those are loaded together into one in-memory SQLite
+database with typed columns, a KG as the BOXes of the subgraph a question
+focuses on (one table per entity type, their foreign keys declared), so
+that SQL, which a small model writes best, reaches a KG too.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pandas as pd
 
 from plugins.errors import BadInputError
 from plugins.joined_views import JoinedView, database_joined_views
-from plugins.model import SchemaItem
+from plugins.model import Focus, ForeignKey, SchemaItem
 from plugins.sql_schema import guarded_connections as guarded
 from plugins.sql_schema.ddl import create_table_ddl, quote_identifier, render_database_ddl
 from plugins.sql_schema.joined_view_sql import view_ddl
@@ -102,9 +105,12 @@ class DatabaseTarget:
 
 @dataclass
 class TablesTarget:
-    """SQL over flat tables copied into one locked-down in-memory SQLite database."""
+    """SQL over flat tables (or a KG's BOXes) copied into one locked-down
+    in-memory SQLite database."""
 
     tables: dict[str, pd.DataFrame]
+    foreign_keys: dict[str, list[ForeignKey]] = field(default_factory=dict)
+    """Per table, the keys the schema declares (a KG's BOXes have them)."""
     dialect: str = "sqlite"
     _connection: sqlite3.Connection = field(init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
@@ -122,21 +128,28 @@ class TablesTarget:
         guarded.lock_down_sqlite(self._connection)
 
     def render_ddl(self) -> str:
-        """The tables' schema as DDL."""
-        return "\n\n".join(create_table_ddl(name, frame) for name, frame in self.tables.items())
+        """The tables' schema as DDL, with their foreign keys."""
+        return "\n\n".join(
+            create_table_ddl(name, frame, foreign_keys=self.foreign_keys.get(name, ()))
+            for name, frame in self.tables.items()
+        )
 
     def joined_views(self) -> list[JoinedView]:
-        """None: flat tables have no foreign keys to join along."""
+        """None: joined views are built from a database's declared keys."""
         return []
 
     def render_views_ddl(self) -> list[str]:
-        """None: flat tables have no joined views."""
+        """None: no joined views over copied tables."""
         return []
 
     def schema_items(self) -> list[SchemaItem]:
-        """Each table with its columns (flat tables have no foreign keys)."""
+        """Each table with its columns and the tables its foreign keys refer to."""
         return [
-            SchemaItem(name, tuple(map(str, frame.columns)), ())
+            SchemaItem(
+                name,
+                tuple(map(str, frame.columns)),
+                tuple(key.ref_box for key in self.foreign_keys.get(name, ())),
+            )
             for name, frame in self.tables.items()
         ]
 
@@ -178,20 +191,33 @@ def _check_width(location: str, name: str, frame: pd.DataFrame) -> None:
         )
 
 
-def workspace_sql_target(workspace: Workspace) -> SqlTarget:
-    """The place SQL over `workspace` runs; built once per workspace."""
-    key = "sql_target"
+def workspace_sql_target(workspace: Workspace, focus: Focus | None = None) -> SqlTarget:
+    """The place SQL over `workspace` runs, over a KG the BOXes of the
+    subgraph `focus` selects (a KG without a focus shows no tables, as in
+    pandas); built once per workspace, and per focus when a KG is loaded."""
+    has_graph = any(source.kind == "kg" for source in workspace.sources)
+    key = ("sql_target", focus if has_graph else None)
     if key not in workspace.cache:
-        workspace.cache[key] = _build_target(workspace)
+        workspace.cache[key] = _build_target(workspace, focus)
     return workspace.cache[key]
 
 
-def _build_target(workspace: Workspace) -> SqlTarget:
+def require_no_graph(workspace: Workspace) -> None:
+    """Refuse a KG in a workspace that SQL written by hand runs on (`pandora
+    sql`, the MCP `run_sql` tool): a KG's tables are the BOXes of one
+    question's subgraph, and such a query comes with no question."""
+    graphs = [source.name for source in workspace.sources if source.kind == "kg"]
+    if graphs:
+        raise BadInputError(
+            f"{', '.join(graphs)} is a knowledge graph: SQL runs on its tables only for a "
+            "question (ask it), or use pandas or networkx with entities"
+        )
+
+
+def _build_target(workspace: Workspace, focus: Focus | None) -> SqlTarget:
     kinds = {source.kind for source in workspace.sources}
     if not workspace.sources:
         raise BadInputError("no source loaded; SQL needs a database or tables")
-    if "kg" in kinds:
-        raise BadInputError("SQL does not run on knowledge graphs; use pandas or networkx")
     if kinds == {"table"}:
         tables: dict[str, pd.DataFrame] = {}
         for source in workspace.sources:
@@ -201,10 +227,26 @@ def _build_target(workspace: Workspace) -> SqlTarget:
                 _check_width(source.location, name, frame)
                 tables[name] = frame
         return TablesTarget(tables)
+    if kinds <= {"table", "kg"}:
+        return _boxes_target(workspace, focus)
     databases = [source for source in workspace.sources if source.kind == "database"]
     if len(workspace.sources) != 1:
         names = ", ".join(source.name for source in databases)
         raise BadInputError(
-            f"SQL runs on one database at a time, or on flat tables only; loaded: {names}"
+            "SQL runs on one database at a time, or on flat tables and knowledge graphs "
+            f"together; loaded: {names}"
         )
     return DatabaseTarget(databases[0].handle)
+
+
+def _boxes_target(workspace: Workspace, focus: Focus | None) -> TablesTarget:
+    """The workspace's BOXes (`plugins.pandas_box`) as tables, with their keys."""
+    from plugins.pandas_box import workspace_boxes
+
+    boxes = workspace_boxes(workspace, focus)
+    for box in boxes:
+        _check_width(box.origin, box.name, box.frame)
+    return TablesTarget(
+        {box.name: box.frame for box in boxes},
+        {box.name: box.foreign_keys for box in boxes if box.foreign_keys},
+    )

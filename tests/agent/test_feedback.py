@@ -382,14 +382,14 @@ def test_a_table_that_is_another_source_says_which_source_to_pass(music):
     assert "pass sources=['music', 'cities']" in python
 
 
-def test_sql_on_a_type_of_a_knowledge_graph_says_sql_cannot_show_it(music):
+def test_sql_on_a_type_of_another_knowledge_graph_says_to_ask_it_alone(music):
     films = load_source(str(EXAMPLES / "films.ttl"))
     attempt = sql_failure("SELECT film FROM film", music)
     feedback = judge(
         attempt, "?", workspace_boxes(music), [], sources=music.sources, other_sources=[films]
     ).feedback
     assert "'film' is in the source 'films' (kg)" in feedback
-    assert "SQL cannot show a knowledge graph" in feedback
+    assert "a knowledge graph is queried on its own: ask with sources=['films']" in feedback
 
 
 def test_sql_written_for_a_knowledge_graph_is_told_to_walk_the_graph():
@@ -403,8 +403,8 @@ def test_sql_written_for_a_knowledge_graph_is_told_to_walk_the_graph():
     assert error is not None and error.type == "SyntaxError"
     attempt = failed(error.type, error.message, code)
     feedback = judge(attempt, "?", vocabulary.boxes, vocabulary.names).feedback
-    assert "SQL cannot show a knowledge graph: the graph is the NetworkX MultiDiGraph" in feedback
+    assert "This program is Python, not SQL: the graph is the NetworkX MultiDiGraph" in feedback
     assert "pandas operations on the BOXes" not in feedback
     boxes = workspace_boxes(films, focus)
     on_boxes = judge(attempt, "?", boxes, [], sources=films.sources).feedback
-    assert "SQL cannot show a knowledge graph: its types are the BOXes" in on_boxes
+    assert "This program is Python, not SQL: the graph's types are the BOXes" in on_boxes

@@ -172,6 +172,24 @@ def test_attempts_exhausted_on_a_kg_gives_the_soft_answer_of_the_last_comment(
     assert "AttributeError" in server.prompts()[1]
 
 
+def test_sql_on_a_kg_runs_on_the_tables_of_the_questions_boxes(llm, context, examples):
+    query = (
+        "SELECT film FROM film WHERE directed_by = 'Alfred Hitchcock' "
+        "AND runtime_minutes > 110 ORDER BY film"
+    )
+    with llm(Step(fenced(query, "sql"))) as server:
+        answer = ask(
+            "Which films longer than 110 minutes did Alfred Hitchcock direct?",
+            [str(examples / "films.ttl")],
+            representation="sql",
+            context=context,
+        )
+    assert len(server.requests) == 1
+    assert 'CREATE TABLE "film" (' in server.prompts()[0]
+    assert answer.error is None and answer.representation == "sql"
+    assert answer.answer == [["Rear Window"], ["Vertigo"]]
+
+
 def test_without_execution_guidance_the_first_failure_ends_the_run(llm, store, examples):
     with llm(Step(fenced("result = album['nope']")), Step(fenced(MOST_ALBUMS))) as server:
         answer = ask(

@@ -33,8 +33,11 @@ def test_routes_follow_the_preference_and_sql_alone_above_the_row_threshold(exam
 
 def test_routes_skip_representations_that_cannot_show_the_sources(examples):
     films = workspace_of(examples / "films.ttl")
-    assert choose_routes(films, None, ("sql", "pandas"), 10) == [("pandas", "default")]
-    assert choose_routes(films, None, ("sql",), 10) == [("pandas", "default")]
+    assert choose_routes(films, None, ("networkx", "pandas"), 10) == [
+        ("networkx", "default"),
+        ("pandas", "default"),
+    ]
+    assert choose_routes(films, None, ("sql",), 10) == [("sql", "default")]
     mixed = workspace_of(examples / "music.sqlite", examples / "cities.csv")
     assert choose_routes(mixed, None, ("sql", "pandas"), 10**6) == [("pandas", "default")]
 
@@ -42,12 +45,10 @@ def test_routes_skip_representations_that_cannot_show_the_sources(examples):
 def test_a_representation_the_sources_cannot_take_is_bad_input(examples):
     with pytest.raises(BadInputError, match="networkx representation shows kg"):
         choose_routes(workspace_of(examples / "music.sqlite"), "networkx", (), 10)
-    with pytest.raises(BadInputError, match="sql representation shows table or database"):
-        choose_routes(workspace_of(examples / "films.ttl"), "sql", (), 10)
-    mixed = workspace_of(examples / "films.ttl", examples / "cities.csv")
-    [(representation, _)] = choose_routes(mixed, "sql", (), 10)
-    with pytest.raises(BadInputError, match="SQL does not run on knowledge graphs"):
-        prompt_schema(mixed, representation, None, "anything", 8, 4)
+    graph_and_database = workspace_of(examples / "films.ttl", examples / "music.sqlite")
+    [(representation, _)] = choose_routes(graph_and_database, "sql", (), 10)
+    with pytest.raises(BadInputError, match="SQL runs on one database at a time"):
+        prompt_schema(graph_and_database, representation, None, "anything", 8, 4)
 
 
 def test_the_program_cache_answers_with_zero_llm_calls(llm, store, examples):

@@ -170,7 +170,7 @@ def test_errors_read_plainly() -> None:
                     "run_networkx",
                     {"code": "result = 1", "sources": ["music"]},
                 ),
-                "sql_on_a_graph": ("describe_source", {"source": "films", "representation": "sql"}),
+                "sql_on_a_graph": ("run_sql", {"query": "SELECT 1", "sources": ["films"]}),
                 "unknown_representation": (
                     "describe_source",
                     {"source": "music", "representation": "cobol"},
@@ -191,6 +191,8 @@ def test_errors_read_plainly() -> None:
     assert "`rows`" in messages["too_many_rows"] and "50" in messages["too_many_rows"]
     assert "`code` is required" in messages["missing_code"]
     assert "cannot show 'music'" in messages["graph_code_on_a_database"]
-    assert "cannot show 'films'" in messages["sql_on_a_graph"]
-    assert "entities" not in messages["sql_on_a_graph"]
+    assert (
+        "films is a knowledge graph: SQL runs on its tables only for a question"
+        in (messages["sql_on_a_graph"])
+    )
     assert "networkx, pandas, sql" in messages["unknown_representation"]
