@@ -165,10 +165,9 @@ BASELINES = ("text-to-sql", "direct-answer")
 
 
 def applicable(name: str, task: Task) -> bool:
-    """Whether a configuration makes sense for a task (SQL needs tables, NetworkX a KG)."""
+    """Whether a configuration makes sense for a task (NetworkX needs a KG;
+    SQL runs everywhere, on a KG over the question's BOXes as tables)."""
     representation = CONFIGURATIONS[name].representation
-    if representation == "sql":
-        return task not in KG_TASKS
     if representation == "networkx":
         return task in KG_TASKS
     return True

@@ -252,8 +252,8 @@ def test_a_run_answers_its_sample_in_a_seeded_shuffled_order(datasets: Path) -> 
 
 
 def test_representation_ablations_fit_the_task() -> None:
-    """SQL only where there are tables, NetworkX only over knowledge graphs."""
-    assert applicable("sql", "spider") and not applicable("sql", "webqsp")
+    """NetworkX only over knowledge graphs; SQL everywhere (a KG as its BOXes)."""
+    assert applicable("sql", "spider") and applicable("text-to-sql", "spider4sparql")
     assert applicable("networkx", "spider4sparql") and not applicable("networkx", "wikitq")
     assert CONFIGURATIONS["text-to-sql"].max_attempts == 1
 
