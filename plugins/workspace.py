@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from plugins.errors import BadInputError
-from plugins.model import Box, ForeignKey, Source
+from plugins.model import Box, Focus, ForeignKey, Source
 from plugins.names import make_identifier
+
+Derived = TypeVar("Derived")
+
+FOCI_KEPT = 8
+"""Foci whose derived data (a KG question's BOXes, tables, subgraph code) a
+workspace keeps, the most recently used: a long-lived MCP server is asked
+about many, and each would otherwise stay in memory until it ends."""
 
 
 @dataclass
@@ -22,7 +29,10 @@ class Workspace:
 
     sources: list[Source] = field(default_factory=list)
     cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
-    """Data derived from the sources (BOXes, SQL connections), kept by the plugins."""
+    """Data derived from the sources (BOXes, SQL connections), kept by the plugins
+    through `derived`."""
+    _foci: dict[Focus, None] = field(default_factory=dict, repr=False, compare=False)
+    """The foci with derived data, least recently used first."""
 
     @classmethod
     def of(cls, sources: Iterable[Source]) -> Workspace:
@@ -41,6 +51,24 @@ class Workspace:
             )
         self.sources.append(source)
         self.cache.clear()
+        self._foci.clear()
+
+    def derived(self, name: Hashable, focus: Focus | None, build: Callable[[], Derived]) -> Derived:
+        """The data `name` derived from the sources for `focus` (None: for no
+        focus), built by `build` on first use and kept; the data of foci past
+        the FOCI_KEPT most recently used is let go."""
+        if focus is not None:
+            self._foci.pop(focus, None)
+            self._foci[focus] = None
+            while len(self._foci) > FOCI_KEPT:
+                oldest = next(iter(self._foci))
+                del self._foci[oldest]
+                for key in [key for key in list(self.cache) if key[1] == oldest]:
+                    self.cache.pop(key, None)
+        key = (name, focus)
+        if key not in self.cache:
+            self.cache[key] = build()
+        return self.cache[key]
 
     def source(self, name: str) -> Source:
         """The source called `name`."""

@@ -14,15 +14,16 @@ def database_rows(workspace: Workspace, source: Source) -> int:
     database is too big to load as BOXes."""
     if source.kind != "database":
         return 0
-    key = ("database_rows", source.name)
-    if key not in workspace.cache:
-        database = source.handle
+    database = source.handle
+
+    def count() -> int:
         preparer = database.engine.dialect.identifier_preparer
         with database.engine.connect() as connection:
-            workspace.cache[key] = sum(
+            return sum(
                 connection.execute(
                     sqlalchemy.text(f"SELECT COUNT(*) FROM {preparer.quote(table.name)}")
                 ).scalar_one()
                 for table in database.tables
             )
-    return workspace.cache[key]
+
+    return workspace.derived(("database_rows", source.name), None, count)

@@ -104,10 +104,11 @@ class NetworkxRepresentation(RepresentationDefaults):
 def _elements(workspace: Workspace, focus: Focus) -> list[GraphElements]:
     from plugins.networkx_kg.graph_code import graph_elements
 
-    key = ("networkx", focus)
-    if key not in workspace.cache:
-        workspace.cache[key] = [graph_elements(s) for s in workspace_subgraphs(workspace, focus)]
-    return workspace.cache[key]
+    return workspace.derived(
+        "networkx",
+        focus,
+        lambda: [graph_elements(s) for s in workspace_subgraphs(workspace, focus)],
+    )
 
 
 def _topic_comment(subgraphs: list[Subgraph]) -> str:

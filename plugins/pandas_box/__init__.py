@@ -43,11 +43,13 @@ def source_boxes(source: Source, focus: Focus | None = None) -> list[Box]:
 
 def workspace_boxes(workspace: Workspace, focus: Focus | None = None) -> list[Box]:
     """The BOXes of every source, names unique across the workspace; cached per focus."""
-    key = ("pandas_box", focus)
-    if key not in workspace.cache:
-        per_source = {source.name: source_boxes(source, focus) for source in workspace.sources}
-        workspace.cache[key] = unique_box_names(per_source)
-    return workspace.cache[key]
+    return workspace.derived(
+        "pandas_box",
+        focus,
+        lambda: unique_box_names(
+            {source.name: source_boxes(source, focus) for source in workspace.sources}
+        ),
+    )
 
 
 def workspace_view_boxes(workspace: Workspace, focus: Focus | None = None) -> list[ViewBox]:

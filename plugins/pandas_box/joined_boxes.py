@@ -53,10 +53,9 @@ def cached_view_boxes(
     workspace: Workspace, focus: Focus | None, base_boxes: list[Box]
 ) -> list[ViewBox]:
     """`workspace_view_boxes`, built once per workspace and focus."""
-    key = ("pandas_box_views", focus)
-    if key not in workspace.cache:
-        workspace.cache[key] = workspace_view_boxes(workspace, base_boxes)
-    return workspace.cache[key]
+    return workspace.derived(
+        "pandas_box_views", focus, lambda: workspace_view_boxes(workspace, base_boxes)
+    )
 
 
 def joined_view_frame(view: JoinedView, frames: dict[str, pd.DataFrame]) -> pd.DataFrame:

@@ -195,11 +195,9 @@ def workspace_sql_target(workspace: Workspace, focus: Focus | None = None) -> Sq
     """The place SQL over `workspace` runs, over a KG the BOXes of the
     subgraph `focus` selects (a KG without a focus shows no tables, as in
     pandas); built once per workspace, and per focus when a KG is loaded."""
-    has_graph = any(source.kind == "kg" for source in workspace.sources)
-    key = ("sql_target", focus if has_graph else None)
-    if key not in workspace.cache:
-        workspace.cache[key] = _build_target(workspace, focus)
-    return workspace.cache[key]
+    if not any(source.kind == "kg" for source in workspace.sources):
+        focus = None  # tables and databases are the same for every question
+    return workspace.derived("sql_target", focus, lambda: _build_target(workspace, focus))
 
 
 def require_no_graph(workspace: Workspace) -> None:

@@ -167,7 +167,16 @@ def test_database_sql_a_filtered_count(local_ask):
 def test_kg_pandas_films_of_a_director(local_ask):
     expected = films_directed_by("Federico Fellini")
     assert expected
-    assert_values(local_ask("Which films did Federico Fellini direct?", [FILMS]), expected)
+    answer = local_ask("Which films did Federico Fellini direct?", [FILMS], representation="pandas")
+    assert_values(answer, expected)
+
+
+def test_kg_sql_over_the_boxes_by_default(local_ask):
+    expected = films_directed_by("Alfred Hitchcock")
+    assert expected
+    answer = local_ask("Which films did Alfred Hitchcock direct?", [FILMS])
+    assert answer.representation == "sql"
+    assert_values(answer, expected)
 
 
 def test_kg_networkx_a_count(local_ask):

@@ -40,3 +40,25 @@ def test_loading_writes_nothing_next_to_the_source(tmp_path, examples):
     workspace = Workspace.of([load_source(str(database)), load_source(str(table))])
     workspace_boxes(workspace)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["cities.csv", "music.sqlite"]
+
+
+def test_a_workspace_keeps_the_data_of_its_most_recent_foci_only():
+    from plugins import Focus, load_source
+    from plugins.pandas_box import workspace_boxes
+    from plugins.sql_schema.targets import workspace_sql_target
+    from plugins.workspace import FOCI_KEPT
+    from tests.conftest import EXAMPLES
+
+    films = Workspace.of([load_source(str(EXAMPLES / "films.ttl"))])
+    foci = [Focus(f"question {n}", ("Vertigo",), 1) for n in range(FOCI_KEPT + 2)]
+    first_tables = workspace_sql_target(films, foci[0])
+    first_boxes = workspace_boxes(films, foci[0])
+    for focus in foci[1:FOCI_KEPT]:
+        workspace_sql_target(films, focus)
+    assert workspace_sql_target(films, foci[0]) is first_tables  # used again: now the newest
+    for focus in foci[FOCI_KEPT:]:
+        workspace_boxes(films, focus)
+    assert workspace_sql_target(films, foci[0]) is first_tables
+    assert workspace_boxes(films, foci[1]) is not first_boxes
+    kept = {key[1] for key in films.cache if key[1] is not None}
+    assert len(kept) == FOCI_KEPT and foci[1] in kept and foci[2] not in kept
