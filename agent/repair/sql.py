@@ -94,7 +94,11 @@ def _repair_column(
             (holder,) = holders
             if _compared(tree, (qualifier, name), (holder, name)):
                 return _repair_join_key(tree, dialect, aliases, by_name, qualifier, holder, name)
-            return _rewrite(tree, dialect, qualifier, name, holder, name)
+        keyed = _join_on_declared_key(tree, dialect, aliases, by_name, qualifier, name)
+        if keyed is not None:
+            return keyed
+        if len(holders) == 1:
+            return _rewrite(tree, dialect, qualifier, name, holders[0], name)
     if any(folded(name) in map(folded, _fields(box)) for box in others):
         return None  # the field is in a table the query does not read: a join is missing
     if qualified:
@@ -147,6 +151,52 @@ def _repair_join_key(
     return _rewrite(tree, dialect, qualifier, name, qualifier, keys.pop())
 
 
+def _join_on_declared_key(
+    tree: exp.Expression,
+    dialect: str,
+    aliases: dict[str, str],
+    by_name: dict[str, Box],
+    qualifier: str,
+    name: str,
+) -> Repair | None:
+    """`qualifier.name = partner.other`, a join condition whose column
+    `qualifier`'s table lacks, between two tables that one declared foreign
+    key joins (`cars_data AS T1 JOIN car_names AS T2 ON T1.MakeId =
+    T2.ModelId`, the key being `cars_data.Id -> car_names.MakeId`): the
+    condition becomes that key's (`T1.Id = T2.MakeId`). None when the column
+    is compared with no other table's, or no one key joins the two."""
+    partners = {
+        side
+        for sides in column_equalities(tree)
+        if (qualifier, name) in sides
+        for side in sides
+        if side[0] and side[0] != qualifier and side[0] in aliases
+    }
+    if len(partners) != 1:
+        return None
+    ((partner, other),) = partners
+    own, theirs = by_name[aliases[qualifier]], by_name.get(aliases[partner])
+    if theirs is None:
+        return None
+    pairs = {(key.field, key.ref_field) for key in own.foreign_keys if key.ref_box == theirs.name}
+    pairs |= {(key.ref_field, key.field) for key in theirs.foreign_keys if key.ref_box == own.name}
+    if len(pairs) != 1:
+        return None
+    ((own_key, their_key),) = pairs
+    for equality in tree.find_all(exp.EQ):
+        sides = (equality.left, equality.right)
+        if not all(isinstance(side, exp.Column) for side in sides):
+            continue
+        if {(side.table, side.name) for side in sides} != {(qualifier, name), (partner, other)}:
+            continue
+        for side in sides:
+            key = own_key if side.table == qualifier else their_key
+            side.set("this", exp.to_identifier(key))
+    before = f"{qualifier}.{name} = {partner}.{other}"
+    change = f"join {before} -> {qualifier}.{own_key} = {partner}.{their_key}"
+    return Repair(tree.sql(dialect=dialect), (change,))
+
+
 def _rewrite(
     tree: exp.Expression,
     dialect: str,
@@ -157,18 +207,29 @@ def _rewrite(
 ) -> Repair | None:
     if replacement is None:
         return None
-    compared_with_itself = sum(len(sides) == 1 for sides in column_equalities(tree))
+    unlinked = _links_within_one_table(tree)
     for column in list(tree.find_all(exp.Column)):
         if column.name != name or (column.table or None) != qualifier:
             continue
         column.set("this", exp.to_identifier(replacement))
         if new_qualifier is not None:
             column.set("table", exp.to_identifier(new_qualifier))
-    if sum(len(sides) == 1 for sides in column_equalities(tree)) > compared_with_itself:
-        return None  # a column now equal to itself: true for every row, a join lost
+    if _links_within_one_table(tree) > unlinked:
+        return None  # a join condition now reads one table only: every row with every row
     old = f"{qualifier}.{name}" if qualifier else name
     new = f"{new_qualifier}.{replacement}" if new_qualifier else replacement
     return Repair(tree.sql(dialect=dialect), (f"column {old} -> {new}",))
+
+
+def _links_within_one_table(tree: exp.Expression) -> int:
+    """Equalities between columns that compare a column with itself or two
+    columns of one alias: as a join condition they join nothing."""
+    return sum(_joins_nothing(sides) for sides in column_equalities(tree))
+
+
+def _joins_nothing(sides: set[tuple[str, str]]) -> bool:
+    aliases = {alias for alias, _ in sides}
+    return len(sides) == 1 or (len(aliases) == 1 and "" not in aliases)
 
 
 def _missing(message: str) -> tuple[str, str | None, str] | None:

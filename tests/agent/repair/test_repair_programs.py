@@ -194,6 +194,27 @@ def test_a_column_elsewhere_still_moves_to_the_alias_that_has_it(garage):
     assert repaired is not None and repaired.changes == ("column T1.name -> T2.name",)
 
 
+def test_a_join_condition_on_names_neither_table_has_becomes_the_declared_key(garage):
+    query = (
+        "SELECT COUNT(*) FROM cars AS T1 JOIN makers AS T2 ON T1.maker_id = T2.maker_code "
+        "WHERE T2.name = 'amc'"
+    )
+    error_type, message = failure(query, garage, "sql")
+    repaired = repair_program(query, "sql", error_type, message, workspace_boxes(garage), "sqlite")
+    assert repaired is not None
+    assert repaired.changes == ("join T1.maker_id = T2.maker_code -> T1.maker = T2.id",)
+    assert execute(repaired.code, garage, "sql").result == [[2]]
+
+
+def test_a_repair_that_would_join_a_table_with_nothing_is_left_to_the_llm(garage):
+    """Moving `T1.horsepower` to the cars would leave `T2.horsepower =
+    T2.car_id`, a condition on the cars alone: every owner with those cars."""
+    query = "SELECT COUNT(*) FROM owners AS T1 JOIN cars AS T2 ON T1.horsepower = T2.car_id"
+    error_type, message = failure(query, garage, "sql")
+    boxes = workspace_boxes(garage)
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
 @pytest.fixture(scope="module")
 def medals(tmp_path_factory) -> Workspace:
     """TempTabQA-C's shape with two athletes: a medal reaches its athlete
