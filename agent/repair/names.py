@@ -23,20 +23,31 @@ def nearest_name(missing: str, known: Iterable[str]) -> str | None:
     """The one name of `known` that `missing` most likely meant, or None.
 
     A name equal to `missing` but for case and separators wins outright
-    (when only one is); otherwise the best fuzzy match counts only when it is
-    close enough and clearly better than the next.
+    (when only one is), then one that differs from it only by a plural
+    ending (`student` for `Students`, which a fuzzy score ties with
+    `Student_Enrolment`); otherwise the best fuzzy match counts only when it
+    is close enough and clearly better than the next.
     """
     names = sorted(set(known))
     if missing in names or not names:
         return None
-    same = [name for name in names if folded(name) == folded(missing)]
-    if len(same) == 1:
-        return same[0]
-    if same:
-        return None
+    for alike in (_same_but_for_case, _same_but_for_plural):
+        same = [name for name in names if alike(folded(name), folded(missing))]
+        if len(same) == 1:
+            return same[0]
+        if same:
+            return None
     matches = process.extract(missing, names, scorer=fuzz.WRatio, processor=str.casefold, limit=2)
     if not matches or matches[0][1] < MIN_SIMILARITY:
         return None
     if len(matches) > 1 and matches[0][1] - matches[1][1] < MIN_MARGIN:
         return None
     return str(matches[0][0])
+
+
+def _same_but_for_case(name: str, missing: str) -> bool:
+    return name == missing
+
+
+def _same_but_for_plural(name: str, missing: str) -> bool:
+    return name in {missing + "s", missing + "es"} or missing in {name + "s", name + "es"}

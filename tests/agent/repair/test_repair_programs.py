@@ -114,6 +114,18 @@ def test_an_ambiguous_name_is_not_repaired():
     assert repair_program(code, "python", "KeyError", "'price'", boxes, "") is None
 
 
+def test_a_table_named_in_the_singular_is_the_plural_one():
+    frame = pd.DataFrame({"student_id": [1]})
+    boxes = [Box(name, frame, "school") for name in ("Students", "Student_Enrolment")]
+    code = "SELECT COUNT(*) FROM student AS T1"
+    repaired = repair_program(code, "sql", "QueryFailed", "no such table: student", boxes, "")
+    assert repaired is not None and repaired.changes == ("table student -> Students",)
+    two_plurals = [Box(name, frame, "sport") for name in ("matchs", "matches")]
+    query = "SELECT COUNT(*) FROM match"
+    failure_message = "no such table: match"
+    assert repair_program(query, "sql", "QueryFailed", failure_message, two_plurals, "") is None
+
+
 def test_a_name_the_program_assigns_itself_is_not_taken_for_a_box(music, boxes):
     code = "result = len(albums)\nalbums = album"  # used before it is assigned
     error_type, message = failure(code, music, "pandas")
