@@ -22,10 +22,11 @@ from cli.output import (
     write_output,
 )
 from cli.sources import open_workspace, source_options
+from plugins.errors import BadInputError
 from plugins.executor.results import json_cell
 from plugins.sql_schema import QueryFailed, QueryRefused, run_query
 from plugins.sql_schema.query import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_SECONDS
-from plugins.sql_schema.targets import require_no_graph
+from plugins.workspace import Workspace
 
 
 @click.command("sql")
@@ -66,7 +67,7 @@ def sql_command(
     """
     check_output_is_not_a_source(output_path, srcs)
     workspace = open_workspace(srcs, plugin, source_name, kg)
-    require_no_graph(workspace)
+    _refuse_graphs(workspace)
     try:
         result = run_query(workspace, query, timeout_seconds=timeout, max_rows=max_rows)
     except QueryRefused as error:
@@ -122,3 +123,14 @@ def print_table(columns: list[str], rows: list[list[Any]]) -> None:
     click.echo(tab_separated(columns))
     for row in rows:
         click.echo(tab_separated(["NULL" if value is None else str(value) for value in row]))
+
+
+def _refuse_graphs(workspace: Workspace) -> None:
+    """A KG's tables are the BOXes of one question's subgraph, and a query
+    typed here comes with no question: refuse it in one line."""
+    graphs = [source.name for source in workspace.sources if source.kind == "kg"]
+    if graphs:
+        raise BadInputError(
+            f"{', '.join(graphs)} is a knowledge graph: SQL runs on its tables only for a "
+            "question (pandora ask), or in the MCP run_sql tool with entities"
+        )

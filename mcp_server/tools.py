@@ -168,23 +168,30 @@ async def run_networkx(
     return await run_program(state, code, workspace, "networkx", focus)
 
 
-async def run_sql(query: Code, ctx: Context, sources: SqlSourceNames = None) -> RunResult:
-    """Run one read-only SQL query on a database (or on flat tables loaded as one), in a sandbox.
+async def run_sql(
+    query: Code,
+    ctx: Context,
+    sources: SqlSourceNames = None,
+    entities: Entities = [],  # noqa: B006 - pydantic copies defaults
+    hops: Hops = 2,
+    question: FocusQuestion = None,
+) -> RunResult:
+    """Run one read-only SQL query on a database (or on flat tables and knowledge graphs
+    loaded as one), in a sandbox.
 
     `sources` defaults to the one loaded database, or to every table when none is loaded.
-    Use the table and column names of describe_source(representation="sql"); quote
-    names with spaces in double quotes. Only one SELECT (or WITH ... SELECT) is
-    allowed: anything that writes is refused. Returns `columns`, `rows`,
+    A knowledge graph's tables are the BOXes of the subgraph around `entities` (or those
+    of `question`): one table per type, see describe_source(representation="sql",
+    entities=[...]). Quote names with spaces in double quotes. Only one SELECT (or WITH
+    ... SELECT) is allowed: anything that writes is refused. Returns `columns`, `rows`,
     `total_rows`, `truncated`; an invalid query returns the database's error.
     Example: run_sql(query="SELECT genre, COUNT(*) AS albums FROM album GROUP BY genre",
     sources=["music"]).
     """
     state = await loaded_state(ctx)
-    from plugins.sql_schema.targets import require_no_graph  # SQL loads on first use
-
     workspace = state.catalog.sql_workspace(sources)
-    require_no_graph(workspace)
-    return await run_program(state, query, workspace, "sql")
+    focus = focus_for(workspace, entities, hops, question)
+    return await run_program(state, query, workspace, "sql", focus)
 
 
 def register_tools(server: MCPServer) -> None:

@@ -200,18 +200,6 @@ def workspace_sql_target(workspace: Workspace, focus: Focus | None = None) -> Sq
     return workspace.derived("sql_target", focus, lambda: _build_target(workspace, focus))
 
 
-def require_no_graph(workspace: Workspace) -> None:
-    """Refuse a KG in a workspace that SQL written by hand runs on (`pandora
-    sql`, the MCP `run_sql` tool): a KG's tables are the BOXes of one
-    question's subgraph, and such a query comes with no question."""
-    graphs = [source.name for source in workspace.sources if source.kind == "kg"]
-    if graphs:
-        raise BadInputError(
-            f"{', '.join(graphs)} is a knowledge graph: SQL runs on its tables only for a "
-            "question (ask it), or use pandas or networkx with entities"
-        )
-
-
 def _build_target(workspace: Workspace, focus: Focus | None) -> SqlTarget:
     kinds = {source.kind for source in workspace.sources}
     if not workspace.sources:

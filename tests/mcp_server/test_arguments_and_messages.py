@@ -191,8 +191,5 @@ def test_errors_read_plainly() -> None:
     assert "`rows`" in messages["too_many_rows"] and "50" in messages["too_many_rows"]
     assert "`code` is required" in messages["missing_code"]
     assert "cannot show 'music'" in messages["graph_code_on_a_database"]
-    assert (
-        "films is a knowledge graph: SQL runs on its tables only for a question"
-        in (messages["sql_on_a_graph"])
-    )
+    assert "films is a knowledge graph: pass `entities`" in messages["sql_on_a_graph"]
     assert "networkx, pandas, sql" in messages["unknown_representation"]

@@ -141,6 +141,19 @@ def test_pandas_sql_and_networkx_answers_equal_sqlite_and_rdflib(transport: str)
             )
             assert [row[0] for row in graph_run["rows"]] == hitchcock
 
+            graph_sql = structured(
+                await client.call_tool(
+                    "run_sql",
+                    {
+                        "sources": ["films"],
+                        "entities": ["Alfred Hitchcock"],
+                        "query": "SELECT film FROM film WHERE directed_by = 'Alfred Hitchcock' "
+                        "ORDER BY film",
+                    },
+                )
+            )
+            assert [row[0] for row in graph_sql["rows"]] == sorted(hitchcock)
+
             preview = structured(
                 await client.call_tool(
                     "preview_box", {"source": "music", "box": "album", "rows": 3}
