@@ -10,6 +10,7 @@ many (llama.cpp sends it too), else llama.cpp's `timings.cache_n`
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -52,8 +53,10 @@ def complete(
     reply_schema: dict[str, Any] | None,
     temperature: float = 0.0,
     seed: int | None = None,
+    stop: Sequence[str] = (),
 ) -> Reply:
-    """Ask `model` for one completion of `messages`.
+    """Ask `model` for one completion of `messages`, ending where it first
+    writes one of the `stop` strings (which the reply leaves out).
 
     With a `reply_schema`, OpenAI-compatible servers are asked for JSON that
     follows it (`response_format` `json_schema`); a server that refuses it
@@ -63,7 +66,7 @@ def complete(
     failure after the client's own retries raises `LLMCallError`.
     """
     with recording_timings() as timings:
-        return _complete(model, messages, reply_schema, temperature, seed, timings)
+        return _complete(model, messages, reply_schema, temperature, seed, stop, timings)
 
 
 def _complete(
@@ -72,12 +75,15 @@ def _complete(
     reply_schema: dict[str, Any] | None,
     temperature: float,
     seed: int | None,
+    stop: Sequence[str],
     timings: TimingsRecord,
 ) -> Reply:
     import openai
 
     server = _server_key(model)
     sampling = _sampling(temperature, seed) if server is not None else {}
+    if stop:
+        sampling["stop"] = list(stop)
     try:
         if (
             reply_schema is not None

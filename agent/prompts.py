@@ -34,6 +34,11 @@ FENCED_REPLY_FORMAT = (
     "Reply with one sentence saying the steps, then the code in one ```{language} block."
 )
 """The `fenced` reply format, filled in with the code's language."""
+FENCED_REPLY_END = "```\n\n"
+"""Where a fenced reply's useful part ends: its block's closing fence, then
+a blank line, which only the prose explaining the code follows (an opening
+fence is never followed by a blank line). Generation stops there, so no
+reply pays for that prose: on two cores a token costs about 0.1 s."""
 DEMONSTRATION_QUESTION_CHARACTERS = 300
 DEMONSTRATION_REASONING_CHARACTERS = 300
 DEMONSTRATION_CODE_CHARACTERS = 1500

@@ -21,7 +21,7 @@ from agent.parsing import (
     parse_reply,
 )
 from agent.planning import plan_boxes
-from agent.prompts import code_messages, direct_answer_messages
+from agent.prompts import FENCED_REPLY_END, code_messages, direct_answer_messages
 from agent.state import AgentState, Attempt
 from agent.workspaces import workspace_of
 from plugins import get_registry
@@ -37,6 +37,7 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
     chain = state.get("chain", 0)
     temperature = state.get("temperature", 0.0)
     reply_schema: dict[str, Any] | None
+    stop: tuple[str, ...] = ()
     if context.direct_answer:
         messages = direct_answer_messages(
             data_text=_data_text(state, context), question=state["question"]
@@ -57,9 +58,12 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
             ],
         )
         reply_schema = REPLY_SCHEMA if context.reply_format_in_use() == "json" else None
+        stop = (FENCED_REPLY_END,) if reply_schema is None else ()
     model = context.chat_model or configured_chat_model()
     try:
-        reply = complete(model, messages, reply_schema, temperature=temperature, seed=chain)
+        reply = complete(
+            model, messages, reply_schema, temperature=temperature, seed=chain, stop=stop
+        )
     except LLMCallError as error:
         trace = emit(runtime, "generate_code", "llm_error", message=str(error))
         failure = AnswerError(type=error.error_type, message=str(error))

@@ -231,6 +231,20 @@ def test_a_direct_answer_of_several_values_is_several_rows(llm, store, examples)
     ] == {"type": "array", "items": {"type": "string"}, "minItems": 1}
 
 
+def test_a_fenced_reply_stops_at_its_closing_fence_and_a_json_one_does_not(llm, store, examples):
+    with llm(Step(fenced(MOST_ALBUMS)), Step(as_json_reply(MOST_ALBUMS))) as server:
+        for reply_format in ("fenced", "json"):
+            answer = ask(
+                "Which artist has the most albums?",
+                [str(examples / "music.sqlite")],
+                context=AgentContext(store=store, reply_format=reply_format, candidates=1),
+            )
+            assert answer.error is None
+    fenced_request, json_request = server.requests
+    assert fenced_request["stop"] == ["```\n\n"]
+    assert "stop" not in json_request
+
+
 def test_sql_representation_runs_the_query_through_the_executor(llm, context, examples):
     with llm(Step(fenced(MOST_ALBUMS_SQL, "sql"))) as server:
         answer = ask(

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from agent.parsing import UnparsableReply, parse_direct_answer, parse_reply
+from agent.parsing import ParsedReply, UnparsableReply, parse_direct_answer, parse_reply
+from agent.prompts import FENCED_REPLY_END
 
 
 def test_a_json_object_gives_reasoning_and_code():
@@ -101,3 +102,9 @@ def test_a_dataframe_built_from_real_values_is_kept():
 def test_a_reply_that_is_only_the_schema_is_left_for_the_interpreter_to_refuse():
     code = "singer = pd.DataFrame({...})"
     assert parse_reply(json.dumps({"reasoning": "", "code": code})).code == code
+
+
+def test_a_reply_cut_where_its_closing_fence_was_reads_as_the_whole_block():
+    reply = "Count the rows.\n```sql\nSELECT COUNT(*) FROM singer\n```\n\nThis counts them."
+    cut = reply[: reply.index(FENCED_REPLY_END)]
+    assert parse_reply(cut, "sql") == ParsedReply("Count the rows.", "SELECT COUNT(*) FROM singer")
