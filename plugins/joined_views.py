@@ -15,6 +15,11 @@ The rules (docs/plugins.md, "Joined views"):
   would take the view past MAX_VIEW_COLUMNS columns. The chains of one fact
   table share its view; there is a view only when one of them has two joins
   or more.
+- A table whose one-column primary key is also its foreign key to another
+  table's primary key extends that table (one row at most per row of it:
+  `PersonalInformation` of an `Athlete`). A view that reaches the extended
+  table joins the extension too, as if the key pointed the other way; an
+  extension is never a fact table itself.
 - A view holds every column of its tables except those that serve only the
   join: each key column of a link and the primary keys of the joined
   tables. The fact table's own primary key stays.
@@ -139,18 +144,23 @@ def find_joined_views(tables: Sequence[TableShape]) -> list[JoinedView]:
     if len(tables) > MAX_BASE_TABLES:
         return []
     by_name = {table.name: table for table in tables}
+    extensions = [link for table in tables for link in _extension_of(table, by_name)]
     usable = links_by_start(
-        (link for table in tables for link in _many_to_one(table, by_name)),
+        [
+            *(link for table in tables for link in _many_to_one(table, by_name)),
+            *(link.reversed() for link in extensions),
+        ],
         set(by_name),
         both_directions=False,
     )
+    extending = {link.from_box for link in extensions}
     referenced = {
         link.to_box for table in tables for link in table.references if link.to_box != table.name
     }
     taken = {table.name.casefold() for table in tables}
     views = []
     for table in tables:
-        if table.name in referenced:
+        if table.name in referenced or table.name in extending:
             continue
         links = _joins_from(table.name, usable, by_name)
         name = f"{snake_case(table.name)}_details"
@@ -174,6 +184,16 @@ def _many_to_one(table: TableShape, by_name: dict[str, TableShape]) -> list[Link
         if targets.count(link.to_box) == 1
         and link.to_box in by_name
         and by_name[link.to_box].primary_key == (link.to_field,)
+    ]
+
+
+def _extension_of(table: TableShape, by_name: dict[str, TableShape]) -> list[Link]:
+    """The link by which `table` extends another table: its one-column
+    primary key is a foreign key to that table's one-column primary key."""
+    return [
+        link
+        for link in _many_to_one(table, by_name)
+        if table.primary_key == (link.from_field,) and link.to_box != table.name
     ]
 
 

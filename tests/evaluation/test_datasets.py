@@ -82,7 +82,7 @@ def test_temptabqa_infobox_becomes_a_relational_database(datasets: Path) -> None
         "SELECT MIN(m.year) FROM Medal m JOIN Format f ON m.format_id = f.format_id "
         "JOIN Tournament t ON f.tournament_id = t.tournament_id "
         "JOIN Athlete a ON t.athlete_id = a.athlete_id WHERE a.name = 'Ann Example' "
-        "AND m.type = 'MedalGold'"
+        "AND m.type = 'Gold'"
     ).fetchone()
     age = connection.execute(
         "SELECT MIN(m.year) - p.birth_year FROM Medal m, PersonalInformation p"
@@ -90,9 +90,9 @@ def test_temptabqa_infobox_becomes_a_relational_database(datasets: Path) -> None
     assert first_gold == (2004,)
     assert age == (24,)
     counterfactual = sqlite3.connect(examples[3].sources[0])
-    assert counterfactual.execute(
-        "SELECT MIN(year) FROM Medal WHERE type = 'MedalGold'"
-    ).fetchone() == (2005,)
+    assert counterfactual.execute("SELECT MIN(year) FROM Medal WHERE type = 'Gold'").fetchone() == (
+        2005,
+    )
     boxes = source_boxes(load_source(examples[0].sources[0]))
     assert {box.name for box in boxes} == {
         "Athlete",

@@ -21,8 +21,8 @@ MEDALS = Infobox(
     country="NOR",
     personal={"birth_date": "1990-01-02"},
     tournaments=[
-        ("Olympic Games", [("Singles", [("MedalGold", 2016, "Rio"), ("MedalSilver", 2020, "")])]),
-        ("World Championships", [("Doubles", [("MedalBronze", 2019, "Oslo")])]),
+        ("Olympic Games", [("Singles", [("Gold", 2016, "Rio"), ("Silver", 2020, "")])]),
+        ("World Championships", [("Doubles", [("Bronze", 2019, "Oslo")])]),
     ],
 )
 
@@ -37,7 +37,7 @@ def test_the_medal_chain_is_one_view_with_plain_field_names(tmp_path):
     views = database_joined_views(database)
     assert [view.name for view in views] == ["medal_details"]
     (view,) = views
-    assert view.tables == ("Medal", "Format", "Tournament", "Athlete")
+    assert view.tables == ("Medal", "Format", "Tournament", "Athlete", "PersonalInformation")
     assert [column.name for column in view.columns] == [
         "medal_id",
         "medal_type",
@@ -47,6 +47,36 @@ def test_the_medal_chain_is_one_view_with_plain_field_names(tmp_path):
         "tournament_name",
         "athlete_name",
         "country",
+        "birth_date",
+        "birth_year",
+        "birth_place",
+        "height",
+        "weight",
+        "coach",
+    ]
+
+
+def test_an_extension_keyed_by_its_tables_key_joins_the_view_and_has_none_of_its_own(tmp_path):
+    path = create(
+        tmp_path / "extended.sqlite",
+        """
+        CREATE TABLE region (region_id INTEGER PRIMARY KEY, name TEXT);
+        CREATE TABLE city (city_id INTEGER PRIMARY KEY, name TEXT,
+                           region_id INTEGER REFERENCES region(region_id));
+        CREATE TABLE city_climate (city_id INTEGER PRIMARY KEY REFERENCES city(city_id),
+                                   rainfall REAL);
+        CREATE TABLE visit (visit_id INTEGER PRIMARY KEY, day TEXT,
+                            city_id INTEGER REFERENCES city(city_id));
+        """,
+    )
+    (view,) = database_joined_views(load_source(str(path)).handle)
+    assert view.tables == ("visit", "city", "region", "city_climate")
+    assert [column.name for column in view.columns] == [
+        "visit_id",
+        "day",
+        "city_name",
+        "region_name",
+        "rainfall",
     ]
 
 

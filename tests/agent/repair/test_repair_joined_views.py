@@ -13,7 +13,7 @@ from plugins.executor import execute
 MEDALS = Infobox(
     name="Ann Example",
     country="NOR",
-    tournaments=[("Olympic Games", [("Singles", [("MedalGold", 2016, "Rio")])])],
+    tournaments=[("Olympic Games", [("Singles", [("Gold", 2016, "Rio")])])],
 )
 
 
@@ -47,4 +47,4 @@ def test_a_misspelt_view_field_is_repaired_to_the_views_own(medals):
 def test_a_misspelt_view_name_is_repaired_to_the_view(medals):
     code, rows = repaired_and_run("SELECT medal_type FROM medal_detail", medals)
     assert "medal_details" in code
-    assert rows == [["MedalGold"]]
+    assert rows == [["Gold"]]

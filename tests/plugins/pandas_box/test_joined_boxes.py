@@ -15,8 +15,8 @@ MEDALS = Infobox(
     name="Ann Example",
     country="NOR",
     tournaments=[
-        ("Olympic Games", [("Singles", [("MedalGold", 2016, "Rio"), ("MedalSilver", 2020, "")])]),
-        ("World Championships", [("Doubles", [("MedalBronze", 2019, "Oslo")])]),
+        ("Olympic Games", [("Singles", [("Gold", 2016, "Rio"), ("Silver", 2020, "")])]),
+        ("World Championships", [("Doubles", [("Bronze", 2019, "Oslo")])]),
     ],
 )
 PANDAS = get_registry().representation("pandas")
@@ -33,10 +33,11 @@ def test_the_view_box_is_the_merge_of_its_boxes(tmp_path):
         .merge(namespace["Format"], how="left", on="format_id", suffixes=("", "_format"))
         .merge(namespace["Tournament"], how="left", on="tournament_id", suffixes=("", "_t"))
         .merge(namespace["Athlete"], how="left", on="athlete_id", suffixes=("", "_athlete"))
+        .merge(namespace["PersonalInformation"], how="left", on="athlete_id")
     )
-    expected = merged[
-        ["medal_id", "type", "year", "location", "name", "name_t", "name_athlete", "country"]
-    ].set_axis(
+    personal = ["birth_date", "birth_year", "birth_place", "height", "weight", "coach"]
+    chain = ["medal_id", "type", "year", "location", "name", "name_t", "name_athlete", "country"]
+    expected = merged[[*chain, *personal]].set_axis(
         [
             "medal_id",
             "medal_type",
@@ -46,6 +47,7 @@ def test_the_view_box_is_the_merge_of_its_boxes(tmp_path):
             "tournament_name",
             "athlete_name",
             "country",
+            *personal,
         ],
         axis=1,
     )
