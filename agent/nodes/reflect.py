@@ -16,6 +16,7 @@ from agent.planning import shown_vocabulary
 from agent.repair.literals import matches_nothing, unmatched_note
 from agent.state import AgentState, Attempt
 from agent.workspaces import workspace_of
+from agent.yes_no import as_yes_or_no
 from plugins import get_registry
 
 
@@ -74,6 +75,9 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
             update["temperature"] = context.sample_temperature
         return {**update, "trace": trace}
     candidate = _candidate(judged, chain, plan.representation, state.get("temperature", 0.0))
+    truth = as_yes_or_no(state["question"], candidate.result or [])
+    if truth is not None:
+        candidate = candidate.model_copy(update={"result": truth})
     trace = emit(
         runtime,
         "reflect",

@@ -245,6 +245,20 @@ def test_a_fenced_reply_stops_at_its_closing_fence_and_a_json_one_does_not(llm, 
     assert "stop" not in json_request
 
 
+def test_a_yes_no_question_answered_with_a_comparison_reads_yes(llm, context, examples):
+    query = "SELECT COUNT(*) > 0 FROM album WHERE price > 10"
+    assert music_query(query) == [[1]]
+    with llm(Step(fenced(query, "sql"))):
+        answer = ask(
+            "Is there an album that costs more than 10 dollars?",
+            [str(examples / "music.sqlite")],
+            representation="sql",
+            context=dataclasses.replace(context, candidates=1),
+        )
+    assert answer.error is None
+    assert answer.answer == [["Yes"]]
+
+
 def test_sql_representation_runs_the_query_through_the_executor(llm, context, examples):
     with llm(Step(fenced(MOST_ALBUMS_SQL, "sql"))) as server:
         answer = ask(
