@@ -75,7 +75,7 @@ def reflect(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
             update["temperature"] = context.sample_temperature
         return {**update, "trace": trace}
     candidate = _candidate(judged, chain, plan.representation, state.get("temperature", 0.0))
-    truth = as_yes_or_no(state["question"], candidate.result or [])
+    truth = as_yes_or_no(state["question"], candidate.columns, candidate.result or [])
     if truth is not None:
         candidate = candidate.model_copy(update={"result": truth})
     trace = emit(

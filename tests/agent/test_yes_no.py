@@ -32,18 +32,39 @@ def test_other_questions_and_choices_between_alternatives_do_not(question):
     assert not is_yes_no_question(question)
 
 
+QUESTION = "Does the band have a jazz album?"
+
+
 @pytest.mark.parametrize(
-    ("rows", "expected"),
-    [([[1]], [["Yes"]]), ([[0]], [["No"]]), ([[True]], [["Yes"]]), ([[False]], [["No"]])],
+    ("columns", "rows", "expected"),
+    [
+        (["COUNT(*) > 0"], [[1]], [["Yes"]]),
+        (["EXISTS (SELECT 1 FROM album WHERE genre = 'Jazz')"], [[0]], [["No"]]),
+        (["has_jazz"], [[True]], [["Yes"]]),
+        (["answer"], [[False]], [["No"]]),
+    ],
 )
-def test_a_truth_value_becomes_yes_or_no(rows, expected):
-    assert as_yes_or_no("Does the band have a jazz album?", rows) == expected
+def test_a_truth_value_becomes_yes_or_no(columns, rows, expected):
+    assert as_yes_or_no(QUESTION, columns, rows) == expected
 
 
-@pytest.mark.parametrize("rows", [[[2]], [[1, 0]], [[1], [0]], [["1"]], [[1.5]], [], [[None]]])
-def test_anything_but_one_truth_value_is_left_alone(rows):
-    assert as_yes_or_no("Does the band have a jazz album?", rows) is None
+@pytest.mark.parametrize(
+    ("columns", "rows"),
+    [
+        (["COUNT(*)"], [[1]]),
+        (["n"], [[0]]),
+        (["COUNT(*) > 0"], [[2]]),
+        (["a > 1", "b > 1"], [[1, 0]]),
+        (["COUNT(*) > 0"], [[1], [0]]),
+        (["COUNT(*) > 0"], [["1"]]),
+        (["COUNT(*) > 0"], [[1.5]]),
+        (["COUNT(*) > 0"], []),
+        (["COUNT(*) > 0"], [[None]]),
+    ],
+)
+def test_counts_and_anything_but_one_truth_value_are_left_alone(columns, rows):
+    assert as_yes_or_no(QUESTION, columns, rows) is None
 
 
 def test_a_truth_value_answering_another_kind_of_question_is_left_alone():
-    assert as_yes_or_no("How many jazz albums are there?", [[1]]) is None
+    assert as_yes_or_no("How many jazz albums are there?", ["COUNT(*) > 0"], [[1]]) is None
