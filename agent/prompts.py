@@ -36,9 +36,9 @@ FENCED_REPLY_FORMAT = (
 """The `fenced` reply format, filled in with the code's language."""
 FENCED_REPLY_END = "```\n\n"
 """Where a fenced reply's useful part ends: its block's closing fence, then
-a blank line, which only the prose explaining the code follows (an opening
-fence is never followed by a blank line). Generation stops there, so no
-reply pays for that prose: on two cores a token costs about 0.1 s."""
+a blank line. Only prose explaining the code follows it, and an opening
+fence is never followed by a blank line. Generation stops there, so no
+reply pays for that prose (benchmarks/fenced_stop.py)."""
 DEMONSTRATION_QUESTION_CHARACTERS = 300
 DEMONSTRATION_REASONING_CHARACTERS = 300
 DEMONSTRATION_CODE_CHARACTERS = 1500
