@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic.json_schema import SkipJsonSchema
 
-from agent.model_defaults import ModelDefaults, ReplyFormat, defaults_for
+from agent.model_defaults import REPLY_FORMATS, ModelDefaults, ReplyFormat, defaults_for
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -124,8 +124,10 @@ class AgentContext:
             raise BadInputError(f"readings must be 0 or more, got {self.readings}")
         if self.candidates is not None and self.candidates < 1:
             raise BadInputError(f"candidates must be at least 1, got {self.candidates}")
-        if self.reply_format not in (None, "json", "fenced"):
-            raise BadInputError(f"unknown reply format {self.reply_format!r}; use json or fenced")
+        if self.reply_format is not None and self.reply_format not in REPLY_FORMATS:
+            raise BadInputError(
+                f"unknown reply format {self.reply_format!r}; use {', '.join(REPLY_FORMATS)}"
+            )
         for route in self.routes or ():
             get_registry().representation(route)
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-ReplyFormat = Literal["json", "fenced"]
+ReplyFormat = Literal["json", "fenced", "code"]
+REPLY_FORMATS: tuple[ReplyFormat, ...] = ("json", "fenced", "code")
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,11 @@ class ModelDefaults:
     """L: programs per candidate, the first one included."""
     reply_format: ReplyFormat
     """`json`: one JSON object (grammar-constrained where the server can);
-    `fenced`: a sentence of reasoning, then the code in a fenced block."""
+    `fenced`: a sentence of reasoning, then the code in a fenced block;
+    `code`: the code in a fenced block and nothing else. The local model
+    writes code alone: its "sentence" ran to 150 tokens, three quarters of
+    a reply, and its programs were no better for it (docs/evaluation.md,
+    "Code-only replies")."""
     candidates: int
     """Most candidate programs per question (each with its own attempts)."""
     routes: tuple[str, ...]
@@ -63,7 +68,7 @@ execution feedback."""
 LOCAL_MODEL_DEFAULTS = ModelDefaults(
     demonstrations=3,
     attempts=2,
-    reply_format="fenced",
+    reply_format="code",
     candidates=4,
     routes=("sql",),
     example_values=20,

@@ -34,6 +34,10 @@ FENCED_REPLY_FORMAT = (
     "Reply with one sentence saying the steps, then the code in one ```{language} block."
 )
 """The `fenced` reply format, filled in with the code's language."""
+CODE_ONLY_REPLY_FORMAT = (
+    "Reply with only the code in one ```{language} block, nothing before or after it."
+)
+"""The `code` reply format, filled in with the code's language."""
 FENCED_REPLY_END = "```\n\n"
 """Where a fenced reply's useful part ends: its block's closing fence, then
 a blank line. Only prose explaining the code follows it, and an opening
@@ -60,11 +64,11 @@ def code_instruction(
     instruction, then the reply format, then what the representation says
     the code must define."""
     chosen = get_registry().representation(representation)
-    reply_text = (
-        REPLY_FORMAT
-        if reply_format == "json"
-        else FENCED_REPLY_FORMAT.format(language=chosen.language)
-    )
+    reply_text = {
+        "json": REPLY_FORMAT,
+        "fenced": FENCED_REPLY_FORMAT.format(language=chosen.language),
+        "code": CODE_ONLY_REPLY_FORMAT.format(language=chosen.language),
+    }[reply_format]
     reply = f"{reply_text} {chosen.code_requirement}".rstrip()
     return f"{chosen.instruction(workspace)}\n{reply}"
 

@@ -86,6 +86,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             readings=0,
         ),
         Configuration(
+            name="sentence-replies",
+            description="replies with a sentence of reasoning before the code",
+            reply_format="fenced",
+        ),
+        Configuration(
             name="no-views",
             description="schema without joined views of foreign-key chains",
             joined_views=False,
@@ -118,8 +123,8 @@ CONFIGURATIONS: dict[str, Configuration] = {
         Configuration(
             name="text-to-sql",
             description=(
-                "baseline: one SQL query over the schema only, in a fenced block; "
-                "no demonstrations, retries, votes or repair"
+                "baseline: one SQL query over the schema only, the code alone in a fenced "
+                "block; no demonstrations, retries, votes or repair"
             ),
             representation="sql",
             retrieval="none",
@@ -127,7 +132,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
             max_attempts=1,
             execution_guidance=False,
             candidates=1,
-            reply_format="fenced",
+            reply_format="code",
             example_values=0,
             joined_views=False,
             repair=False,
@@ -153,11 +158,12 @@ ABLATIONS = (
     "few-rows",
     "no-views",
     "no-readings",
+    "sentence-replies",
     "no-retrieval",
     "paper",
 )
 """What each part of the product adds: voting, repair, example values,
-joined views, the readings of small data, demonstrations, and the
+joined views, the readings of small data, code-only replies, demonstrations, and the
 paper's method as a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)
 runs by name with --config."""

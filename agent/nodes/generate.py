@@ -120,7 +120,7 @@ def _attempt(text: str, representation: str, direct: bool, reply_format: ReplyFo
         parsed = parse_reply(text, language)
     except UnparsableReply as problem:
         message = str(problem)
-        if reply_format == "fenced" and not direct:
+        if reply_format != "json" and not direct:
             message = f"the reply held no code: write the code in one ```{language} block"
         return Attempt(origin="direct" if direct else "llm", code="", problem=message)
     return Attempt(reasoning=parsed.reasoning, code=parsed.code)

@@ -232,17 +232,22 @@ def test_a_direct_answer_of_several_values_is_several_rows(llm, store, examples)
 
 
 def test_a_fenced_reply_stops_at_its_closing_fence_and_a_json_one_does_not(llm, store, examples):
-    with llm(Step(fenced(MOST_ALBUMS)), Step(as_json_reply(MOST_ALBUMS))) as server:
-        for reply_format in ("fenced", "json"):
+    steps = (Step(fenced(MOST_ALBUMS)), Step(fenced(MOST_ALBUMS)), Step(as_json_reply(MOST_ALBUMS)))
+    with llm(*steps) as server:
+        for reply_format in ("fenced", "code", "json"):
             answer = ask(
                 "Which artist has the most albums?",
                 [str(examples / "music.sqlite")],
                 context=AgentContext(store=store, reply_format=reply_format, candidates=1),
             )
             assert answer.error is None
-    fenced_request, json_request = server.requests
-    assert fenced_request["stop"] == ["```\n\n"]
+    fenced_request, code_request, json_request = server.requests
+    assert fenced_request["stop"] == code_request["stop"] == ["```\n\n"]
     assert "stop" not in json_request
+    fenced_prompt, code_prompt, _ = server.prompts()
+    assert "one sentence saying the steps" in fenced_prompt
+    assert "only the code in one ```python block" in code_prompt
+    assert "one sentence" not in code_prompt
 
 
 def test_a_yes_no_question_answered_with_a_comparison_reads_yes(llm, context, examples):

@@ -1,9 +1,14 @@
-"""The prompts: how demonstrations are shown (no LLM involved)."""
+"""The prompts: the reply formats asked for and how demonstrations are shown (no LLM involved)."""
 
 from __future__ import annotations
 
-from agent.prompts import code_messages
+import pytest
+
+from agent.context import AgentContext
+from agent.prompts import code_instruction, code_messages
 from agent.state import ShownDemonstration
+from plugins import Workspace, load_source
+from plugins.errors import BadInputError
 
 TRANSLATED = (
     "# FROM singer AS T1: columns named after their table, as in the SQL\n"
@@ -79,3 +84,23 @@ def headings_outside_fences(prompt: str) -> list[str]:
         elif fence is None and line.startswith("## "):
             headings.append(line)
     return headings
+
+
+@pytest.mark.parametrize(
+    ("reply_format", "asked"),
+    [
+        ("json", "Reply with one JSON object"),
+        ("fenced", "Reply with one sentence saying the steps, then the code in one ```sql block."),
+        ("code", "Reply with only the code in one ```sql block, nothing before or after it."),
+    ],
+)
+def test_each_reply_format_asks_for_its_own_reply(reply_format, asked, examples):
+    workspace = Workspace.of([load_source(str(examples / "music.sqlite"))])
+    instruction = code_instruction("sql", workspace, reply_format)
+    assert asked in instruction
+    assert instruction.count("Reply with") == 1
+
+
+def test_an_unknown_reply_format_is_refused_naming_the_known_ones():
+    with pytest.raises(BadInputError, match="unknown reply format 'yaml'; use json, fenced, code"):
+        AgentContext(reply_format="yaml")  # type: ignore[arg-type]
