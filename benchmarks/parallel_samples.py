@@ -48,8 +48,10 @@ def prompt(rows: int) -> str:
     )
 
 
-def start(slots: int) -> tuple[Any, str]:
-    """A server of the local model with `slots` slots, and its chat URL, once it answers."""
+def start(slots: int, flash_attention: bool = True) -> tuple[Any, str]:
+    """A server of the local model with `slots` slots, and its chat URL, once
+    it answers; with flash attention as the product serves, or llama.cpp's
+    automatic choice when `flash_attention` is False."""
     import xllamacpp
 
     with socket.socket() as probe:
@@ -61,6 +63,8 @@ def start(slots: int) -> tuple[Any, str]:
     params.n_parallel = slots
     params.kv_unified = slots > 1
     params.cpuparams.n_threads = params.cpuparams_batch.n_threads = 2
+    if flash_attention:
+        params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
     params.hostnames = ["127.0.0.1"]
     params.port = port
     params.use_jinja = True
