@@ -1,7 +1,8 @@
 """The repair node: a program that failed on an unknown name is fixed by
 renaming, and one that ran to nothing because a text literal is no value of
-the data gets the value instead, with no LLM call; it then runs again
-(`agent.repair`, `agent.repair.literals`)."""
+the data gets the value instead, or (SQL) because a join compares a foreign
+key with the wrong column gets the key's target, with no LLM call; it then
+runs again (`agent.repair`, `agent.repair.literals`, `agent.repair.sql_key_joins`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from agent.events import context_of, emit
 from agent.planning import shown_vocabulary
 from agent.repair import repair_program
 from agent.repair.literals import repair_literals
+from agent.repair.sql_key_joins import repair_key_joins
 from agent.state import AgentState
 from agent.workspaces import workspace_of
 from plugins import get_registry
@@ -26,7 +28,8 @@ def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Replace the name the current program's error complains about by the
     nearest one of the schema in scope, or (a program that ran to nothing)
     a text literal that is no value by the one value equal to it but for
-    case, when that is unambiguous; otherwise pass it on to reflect."""
+    case, or else a join column by its foreign key's target, when that is
+    unambiguous; otherwise pass it on to reflect."""
     context = context_of(runtime)
     plan, current = state["plan"], state["current"]
     assert plan is not None and current is not None
@@ -41,6 +44,8 @@ def repair(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         dialect = sql_dialect(workspace, language)
         if current.error is None:
             repaired = repair_literals(current.code, language, boxes, dialect)
+            if repaired is None and language == "sql":
+                repaired = repair_key_joins(current.code, boxes, dialect)
         else:
             error = current.error
             repaired = repair_program(
