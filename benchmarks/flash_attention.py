@@ -1,5 +1,5 @@
-"""How much faster the local model answers with flash attention on, as the
-product serves it, than with llama.cpp's automatic choice.
+"""Whether the local model answers faster with flash attention on than with
+llama.cpp's automatic choice, which the product keeps (measured: no faster).
 
 Two servers of the local model are started in turn (never both at once):
 llama.cpp's automatic choice (the baseline) and flash attention on. Each is

@@ -48,10 +48,10 @@ def prompt(rows: int) -> str:
     )
 
 
-def start(slots: int, flash_attention: bool = True) -> tuple[Any, str]:
+def start(slots: int, flash_attention: bool = False) -> tuple[Any, str]:
     """A server of the local model with `slots` slots, and its chat URL, once
-    it answers; with flash attention as the product serves, or llama.cpp's
-    automatic choice when `flash_attention` is False."""
+    it answers; with llama.cpp's automatic attention as the product serves,
+    or flash attention on."""
     import xllamacpp
 
     with socket.socket() as probe:

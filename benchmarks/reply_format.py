@@ -92,10 +92,10 @@ def main() -> None:
             for name in FORMATS:
                 if right[name] and not any(right[other] for other in FORMATS if other != name):
                     only[name].append(item["question"])
-            print(
-                f"{item['db_id']:28} " + " ".join(f"{n}={int(right[n])}" for n in FORMATS),
-                file=sys.stderr,
+            so_far = " ".join(
+                f"{n}: {totals[n]['right']} right, {totals[n]['tokens']} tokens" for n in FORMATS
             )
+            print(f"{item['db_id']:28} so far {so_far}", file=sys.stderr)
     finally:
         del server
     print(f"questions: {len(items)} (Spider dev, seed {arguments.seed}), one greedy reply each")

@@ -2,10 +2,7 @@
 locked down: 127.0.0.1 only, every request but the health check needs the
 server's API key, no CORS header for any origin (a web page cannot read its
 answers, and its preflight is refused), no /slots, /props or /metrics, no web
-UI, no built-in tools, and replies capped at the agent's token limit.
-Flash attention is on: on two cores it generates about 7% more tokens a
-second than llama.cpp's automatic choice, with the same greedy replies
-(benchmarks/flash_attention.py)."""
+UI, no built-in tools, and replies capped at the agent's token limit."""
 
 from __future__ import annotations
 
@@ -29,7 +26,6 @@ def serve(record: ServerRecord) -> Any:
     params.n_predict = MAX_REPLY_TOKENS
     params.cpuparams.n_threads = record.threads
     params.cpuparams_batch.n_threads = record.threads
-    params.flash_attn_type = xllamacpp.llama_flash_attn_type.LLAMA_FLASH_ATTN_TYPE_ENABLED
     params.hostnames = ["127.0.0.1"]
     params.port = record.port
     params.use_jinja = True
