@@ -11,10 +11,10 @@ nothing here has measured against them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 ReplyFormat = Literal["json", "fenced", "code"]
-REPLY_FORMATS: tuple[ReplyFormat, ...] = ("json", "fenced", "code")
+REPLY_FORMATS: tuple[ReplyFormat, ...] = get_args(ReplyFormat)
 
 
 @dataclass(frozen=True)
