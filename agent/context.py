@@ -165,9 +165,16 @@ class AgentContext:
             return (self.representation,)
         return self.routes or self.model_defaults().routes
 
-    def reply_format_in_use(self) -> ReplyFormat:
-        """How the LLM is asked to reply."""
-        return self.reply_format or self.model_defaults().reply_format
+    def reply_format_in_use(self, representation: str) -> ReplyFormat:
+        """How the LLM is asked to reply with code in `representation`: as
+        set, else the model's default for SQL or for Python code."""
+        if self.reply_format is not None:
+            return self.reply_format
+        from plugins import get_registry
+
+        defaults = self.model_defaults()
+        language = get_registry().representation(representation).language
+        return defaults.reply_format if language == "sql" else defaults.python_reply_format
 
     def example_value_count(self) -> int:
         """Example values per field shown in the schema: as set, else

@@ -28,10 +28,15 @@ class ModelDefaults:
     reply_format: ReplyFormat
     """`json`: one JSON object (grammar-constrained where the server can);
     `fenced`: a sentence of reasoning, then the code in a fenced block;
-    `code`: the code in a fenced block and nothing else. The local model
-    writes code alone: its "sentence" ran to 150 tokens, three quarters of
-    a reply, and its programs were no better for it (docs/evaluation.md,
-    "Code-only replies")."""
+    `code`: the code in a fenced block and nothing else. This one is for
+    SQL; Python code (pandas, NetworkX) takes `python_reply_format`. The
+    local model writes SQL alone: its "sentence" ran to 150 tokens, three
+    quarters of a reply, and its programs were no better for it
+    (docs/evaluation.md, "Code-only replies")."""
+    python_reply_format: ReplyFormat
+    """The reply format of Python code. The local model keeps its sentence
+    there: nothing measured code alone in pandas, and a real-model test of
+    two sources (pandas) failed with it."""
     candidates: int
     """Most candidate programs per question (each with its own attempts)."""
     routes: tuple[str, ...]
@@ -56,6 +61,7 @@ PAPER_DEFAULTS = ModelDefaults(
     demonstrations=10,
     attempts=3,
     reply_format="json",
+    python_reply_format="json",
     candidates=1,
     routes=("pandas",),
     example_values=0,
@@ -69,6 +75,7 @@ LOCAL_MODEL_DEFAULTS = ModelDefaults(
     demonstrations=3,
     attempts=2,
     reply_format="code",
+    python_reply_format="fenced",
     candidates=4,
     routes=("sql",),
     example_values=20,

@@ -57,7 +57,8 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
                 if attempt.origin == "llm" and attempt.chain == chain and attempt.feedback
             ],
         )
-        reply_schema = REPLY_SCHEMA if context.reply_format_in_use() == "json" else None
+        reply_format = context.reply_format_in_use(plan.representation)
+        reply_schema = REPLY_SCHEMA if reply_format == "json" else None
         stop = (FENCED_REPLY_END,) if reply_schema is None else ()
     model = context.chat_model or configured_chat_model()
     try:
@@ -69,7 +70,7 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
         failure = AnswerError(type=error.error_type, message=str(error))
         return {"current": None, "llm_error": failure, "trace": trace}
     attempt = _attempt(
-        reply.text, plan.representation, context.direct_answer, context.reply_format_in_use()
+        reply.text, plan.representation, context.direct_answer, reply_format
     ).model_copy(update={"chain": chain, "representation": plan.representation})
     trace = emit(
         runtime,

@@ -58,7 +58,7 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
                 topic_entities=topic_entities,
                 hops=hops,
                 instruction=code_instruction(
-                    representation, workspace, context.reply_format_in_use()
+                    representation, workspace, context.reply_format_in_use(representation)
                 ),
                 linked_boxes=schema.linked,
             )

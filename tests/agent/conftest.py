@@ -4,6 +4,7 @@ store in the test's home, and answers computed independently with sqlite3."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
@@ -91,6 +92,20 @@ def store(memory_home: Path) -> DemonstrationStore:
 def context(store: DemonstrationStore) -> AgentContext:
     """The default run configuration on the test's empty store."""
     return AgentContext(store=store)
+
+
+@pytest.fixture
+def one_candidate(context: AgentContext) -> AgentContext:
+    """One SQL candidate, fenced replies, one attempt, no example rows or demonstrations."""
+    return dataclasses.replace(
+        context,
+        candidates=1,
+        routes=("sql",),
+        reply_format="fenced",
+        example_values=0,
+        max_attempts=1,
+        demonstrations=0,
+    )
 
 
 def music_query(sql: str) -> list[list[object]]:

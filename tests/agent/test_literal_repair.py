@@ -11,27 +11,11 @@ import dataclasses
 import sqlite3
 from pathlib import Path
 
-import pytest
-
-from agent import AgentContext, ask
+from agent import ask
 from tests.agent.conftest import fenced
 from tests.fake_openai import Step
 
 QUESTION = "How many female Gentoo penguins are there?"
-
-
-@pytest.fixture
-def one_candidate(context: AgentContext) -> AgentContext:
-    """One SQL candidate, fenced replies, one attempt."""
-    return dataclasses.replace(
-        context,
-        candidates=1,
-        routes=("sql",),
-        reply_format="fenced",
-        example_values=0,
-        max_attempts=1,
-        demonstrations=0,
-    )
 
 
 def sqlite_rows(path: Path, sql: str) -> list[list[object]]:

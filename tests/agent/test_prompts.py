@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.context import AgentContext
+from agent.llm import LOCAL_MODEL_NAME
 from agent.prompts import code_instruction, code_messages
 from agent.state import ShownDemonstration
 from plugins import Workspace, load_source
@@ -104,3 +105,20 @@ def test_each_reply_format_asks_for_its_own_reply(reply_format, asked, examples)
 def test_an_unknown_reply_format_is_refused_naming_the_known_ones():
     with pytest.raises(BadInputError, match="unknown reply format 'yaml'; use json, fenced, code"):
         AgentContext(reply_format="yaml")  # type: ignore[arg-type]
+
+
+class _LocalModel:
+    """Stands in for the local chat model: only its name decides the defaults."""
+
+    model_name = LOCAL_MODEL_NAME
+
+
+@pytest.mark.parametrize(
+    ("reply_format", "sql", "pandas"),
+    [(None, "code", "fenced"), ("json", "json", "json"), ("code", "code", "code")],
+)
+def test_the_local_model_writes_sql_alone_and_python_after_a_sentence(reply_format, sql, pandas):
+    context = AgentContext(chat_model=_LocalModel(), reply_format=reply_format)  # type: ignore[arg-type]
+    assert context.reply_format_in_use("sql") == sql
+    assert context.reply_format_in_use("pandas") == pandas
+    assert context.reply_format_in_use("networkx") == pandas

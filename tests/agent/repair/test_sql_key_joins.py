@@ -6,12 +6,11 @@ the repaired query, run by the real executor, gives the cities."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
-from agent import AgentContext, ask
+from agent import ask
 from agent.repair.sql_key_joins import repair_key_joins
 from plugins import Box, Focus, Workspace, load_source
 from plugins.executor import execute
@@ -82,16 +81,7 @@ def test_what_the_keys_do_not_decide_is_left_alone(boxes, code):
     assert repair_key_joins(code, boxes, "sqlite") is None
 
 
-def test_through_the_graph_the_query_is_repaired_with_no_second_call(llm, context: AgentContext):
-    one_candidate = dataclasses.replace(
-        context,
-        candidates=1,
-        routes=("sql",),
-        reply_format="code",
-        example_values=0,
-        max_attempts=1,
-        demonstrations=0,
-    )
+def test_through_the_graph_the_query_is_repaired_with_no_second_call(llm, one_candidate):
     with llm(Step(fenced(WRONG_KEY, "sql"))) as server:
         answer = ask(
             "Which cities are in France?", [str(WORLD)], entities=["France"], context=one_candidate
