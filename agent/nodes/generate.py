@@ -38,6 +38,7 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
     temperature = state.get("temperature", 0.0)
     reply_schema: dict[str, Any] | None
     stop: tuple[str, ...] = ()
+    reply_format = context.reply_format_in_use(plan.representation)
     if context.direct_answer:
         messages = direct_answer_messages(
             data_text=_data_text(state, context), question=state["question"]
@@ -57,7 +58,6 @@ def generate_code(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str
                 if attempt.origin == "llm" and attempt.chain == chain and attempt.feedback
             ],
         )
-        reply_format = context.reply_format_in_use(plan.representation)
         reply_schema = REPLY_SCHEMA if reply_format == "json" else None
         stop = (FENCED_REPLY_END,) if reply_schema is None else ()
     model = context.chat_model or configured_chat_model()
