@@ -38,6 +38,9 @@ class Candidate(BaseModel):
     columns: list[str] = Field(default_factory=list)
     error: AnswerError | None = None
     flagged: bool = False
+    attempts: int = 1
+    """Programs the LLM wrote for this candidate: 1 when its first one ran
+    without feedback, more when it was corrected."""
     reasoning: str = ""
     chart: str | None = Field(default=None, exclude=True)
     """The figure the program drew (a base64 PNG); carried to the Answer only."""

@@ -74,6 +74,10 @@ class AgentContext:
     """Temperature of candidates after each route's first (greedy) one."""
     stop_votes: int = 2
     """Stop writing candidates once this many agree on one result."""
+    stop_when_sure: bool = True
+    """Answer with the first greedy program alone when it is sure
+    (`agent.voting.sure`: its first attempt ran to a clean result) and no
+    reading outvotes it; False writes candidates until `stop_votes` agree."""
     repair: bool = True
     """Replace an unknown name in a failed program by the one nearest name of
     the schema, and rerun it with no LLM call, before asking the LLM again."""

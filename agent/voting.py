@@ -9,7 +9,9 @@ question (`agent.result_shape`: "the 2 heaviest" answered with one row);
 a candidate with an error has no vote. An empty result answers only when
 at least two candidates agree on it. Ties go to the group whose earliest
 voter came first: candidates are written in the order of the model's prior
-(readings, then its best route's greedy program, then samples).
+(readings, then its best route's greedy program, then samples). A greedy
+program that is `sure` (its first attempt ran to a clean result) may answer
+alone when nothing outvotes it.
 
 Readings (the model's answers read from the data, `agent.nodes.read`) vote
 beside the programs, as in mixed self-consistency over textual and symbolic
@@ -64,6 +66,20 @@ def weight(candidate: Candidate, question: str) -> float:
     if candidate.error is not None or candidate.result is None:
         return 0.0
     return FLAGGED_WEIGHT if _doubtful(candidate, question) else 1.0
+
+
+def sure(candidate: Candidate, question: str) -> bool:
+    """Whether a greedy program may answer alone, before any sample is
+    written: the LLM's first program ran (repairs allowed, no correction) to
+    rows that execution guidance did not flag and whose shape `question`
+    does not contradict. On Spider dev and Spider4SPARQL a second agreeing
+    candidate changed almost no such answer (docs/evaluation.md, "Sure
+    greedy programs")."""
+    return (
+        candidate.origin == "greedy"
+        and candidate.attempts == 1
+        and weight(candidate, question) == 1.0
+    )
 
 
 def _doubtful(candidate: Candidate, question: str) -> bool:

@@ -32,6 +32,8 @@ class Configuration(BaseModel):
     readings: int | None = None
     """Readings of small data voting beside the programs; None keeps the model's default."""
     repair: bool = True
+    stop_when_sure: bool = True
+    """Whether a sure greedy program answers alone (`agent.voting.sure`)."""
     routes: tuple[str, ...] | None = None
     """Representations candidates are written in; None keeps the model's."""
 
@@ -58,6 +60,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="no-vote",
             description="one candidate (the first route's greedy program and its corrections)",
             candidates=1,
+        ),
+        Configuration(
+            name="always-vote",
+            description="candidates until two agree, even after a sure greedy program",
+            stop_when_sure=False,
         ),
         Configuration(
             name="across-representations",
@@ -152,6 +159,7 @@ CONFIGURATIONS: dict[str, Configuration] = {
 }
 ABLATIONS = (
     "no-vote",
+    "always-vote",
     "across-representations",
     "no-repair",
     "no-values",
@@ -162,7 +170,7 @@ ABLATIONS = (
     "no-retrieval",
     "paper",
 )
-"""What each part of the product adds: voting, repair, example values,
+"""What each part of the product adds: voting (and its early stop), repair, example values,
 joined views, the readings of small data, code-only replies, demonstrations, and the
 paper's method as a whole. The paper's own grid
 (`no-guidance`, `same-retrieval`, `random-retrieval`, the representations)

@@ -196,6 +196,7 @@ def configured_context(base: AgentContext, configuration: Configuration) -> Agen
         ),
         readings=configuration.readings if configuration.readings is not None else base.readings,
         repair=configuration.repair,
+        stop_when_sure=configuration.stop_when_sure,
         routes=configuration.routes or base.routes,
     )
 

@@ -135,6 +135,7 @@ def _candidate(
         columns=best.columns,
         error=_error_of(best),
         flagged=best.feedback is not None,
+        attempts=len(chain),
         reasoning=best.reasoning,
         chart=best.chart,
     )

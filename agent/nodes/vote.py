@@ -17,13 +17,14 @@ from agent.events import context_of, emit
 from agent.not_in_data import not_in_data
 from agent.planning import plan_boxes
 from agent.state import AgentState, Plan
-from agent.voting import Tally, tally
+from agent.voting import Tally, sure, tally
 from agent.workspaces import workspace_of
 from plugins import Box, get_registry
 
 
 def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Tally the candidates. Stop when a program from the cache answered,
+    when the first greedy program is sure and wins (`stop_when_sure`),
     when `stop_votes` candidates agree on one result a program computed
     (readings alone do not end the vote: programs may still outvote them),
     when the candidates left could not change the winner, when the budget
@@ -36,8 +37,15 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     written = len([c for c in candidates if c.origin in ("greedy", "sample", "direct")])
     left = context.candidate_count() - written
     cached = bool(candidates) and candidates[-1].origin == "cache" and outcome.winner is not None
+    first_sure = (
+        context.stop_when_sure
+        and written == 1
+        and outcome.winner is not None
+        and sure(outcome.winner, state["question"])
+    )
     stop = (
         cached
+        or first_sure
         or state.get("llm_error") is not None
         or left <= 0
         or (outcome.votes >= context.stop_votes and _computed(outcome))
@@ -50,6 +58,7 @@ def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
         candidates=len(candidates),
         votes=outcome.votes,
         agreement=outcome.agreement,
+        sure=first_sure,
         decision="answer" if stop else "another candidate",
     )
     if not stop:

@@ -3,7 +3,8 @@ OpenAI-compatible server on 127.0.0.1 playing the LLM and the real sandbox
 running each candidate over the bundled music database (answers checked
 with sqlite3): agreement stops early, disagreement asks for samples, ties go
 to the first route, a failing or hanging candidate loses its vote, and the
-vote is in the Answer and its trace."""
+vote is in the Answer and its trace. A sure greedy program answers alone;
+one that was corrected or ran to nothing is not sure."""
 
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ QUESTION = "How many albums are there?"
 
 @pytest.fixture
 def voting(context: AgentContext) -> AgentContext:
-    """Four candidates over SQL then pandas, fenced replies, one attempt each."""
+    """Four candidates over SQL then pandas, fenced replies, one attempt each,
+    written until two agree (no early stop on a sure greedy program)."""
     return dataclasses.replace(
         context,
         candidates=4,
+        stop_when_sure=False,
         routes=("sql", "pandas"),
         reply_format="fenced",
         example_values=0,
@@ -87,6 +90,40 @@ def test_a_failing_and_a_hanging_candidate_get_no_vote(llm, voting, examples):
     assert second.error is not None and second.error.type == "Timeout"
     assert third.result == music_query(COUNT_SQL)
     assert (answer.votes, answer.agreement) == (1, 1.0)
+
+
+def test_a_sure_greedy_program_answers_alone(llm, voting, examples):
+    stopping = dataclasses.replace(voting, stop_when_sure=True)
+    with llm(Step(fenced(COUNT_SQL, "sql"))) as server:
+        answer = ask(QUESTION, [str(examples / "music.sqlite")], context=stopping)
+    assert len(server.requests) == 1
+    assert answer.answer == music_query(COUNT_SQL)
+    assert (answer.votes, answer.agreement) == (1, 1.0)
+    (vote,) = [event for event in answer.trace if event.node == "vote"]
+    assert vote.detail["sure"] is True and vote.detail["decision"] == "answer"
+
+
+def test_a_greedy_program_that_ran_to_nothing_is_not_sure(llm, voting, examples):
+    stopping = dataclasses.replace(voting, stop_when_sure=True)
+    nothing = "SELECT COUNT(*) FROM album WHERE 1 = 0 GROUP BY genre"
+    script = [Step(fenced(nothing, "sql")), Step(fenced(COUNT_PANDAS))]
+    script.append(Step(fenced(COUNT_SQL, "sql")))
+    with llm(*script) as server:
+        answer = ask(QUESTION, [str(examples / "music.sqlite")], context=stopping)
+    assert len(server.requests) == 3
+    assert answer.answer == music_query(COUNT_SQL) and answer.votes == 2
+
+
+def test_a_corrected_greedy_program_is_not_sure(llm, voting, examples):
+    stopping = dataclasses.replace(voting, stop_when_sure=True, max_attempts=2)
+    failing = "SELECT COUNT(*) FROM nowhere_at_all"
+    script = [Step(fenced(failing, "sql")), Step(fenced(COUNT_SQL, "sql"))]
+    script.append(Step(fenced(COUNT_PANDAS)))
+    with llm(*script) as server:
+        answer = ask(QUESTION, [str(examples / "music.sqlite")], context=stopping)
+    assert len(server.requests) == 3
+    assert [c.attempts for c in answer.candidates] == [2, 1]
+    assert answer.answer == music_query(COUNT_SQL) and answer.votes == 2
 
 
 def test_the_vote_is_in_the_json_answer_of_the_cli(llm, pandora, examples):

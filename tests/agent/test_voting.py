@@ -1,14 +1,15 @@
 """The vote with readings among the candidates (`agent.voting`): a reading
 adds its vote to every program result holding its values in one column,
 readings that match no program form groups of their own, and ties go to
-the group whose earliest voter came first."""
+the group whose earliest voter came first. A greedy program is sure when
+its first attempt ran to a clean result."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.answer import Candidate
-from agent.voting import supports, tally
+from agent.answer import AnswerError, Candidate
+from agent.voting import supports, sure, tally
 
 QUESTION = "Which team had the most appearances?"
 
@@ -96,3 +97,27 @@ def test_a_tie_goes_to_the_group_the_first_reading_supports():
     outcome = tally(candidates, QUESTION)
     assert outcome.winner is candidates[3]
     assert outcome.weight == outcome.runner_up_weight == 2.0
+
+
+@pytest.mark.parametrize(
+    ("candidate", "question", "expected"),
+    [
+        (program(["Spartak"]), QUESTION, True),
+        (program(["Spartak"], origin="sample"), QUESTION, False),
+        (program(["Spartak"]).model_copy(update={"attempts": 2}), QUESTION, False),
+        (program(["Spartak"]).model_copy(update={"flagged": True}), QUESTION, False),
+        (program(), QUESTION, False),  # no rows
+        (
+            Candidate(representation="sql", error=AnswerError(type="QueryFailed", message="x")),
+            QUESTION,
+            False,
+        ),
+        (program(["Spartak"], ["CSKA"]), "What are the top 2 teams by appearances?", True),
+        (program(["Spartak"]), "What are the top 2 teams by appearances?", False),  # 1 row of 2
+        (reading("Spartak"), QUESTION, False),
+    ],
+)
+def test_a_greedy_program_is_sure_only_when_its_first_attempt_ran_clean(
+    candidate, question, expected
+):
+    assert sure(candidate, question) is expected

@@ -1,0 +1,131 @@
+"""What the vote adds, replayed on a finished evaluation run: no model call.
+
+The `no-vote` configuration answers with one candidate, the first route's
+greedy program and its corrections. That program's prompt does not depend
+on the candidates after it and it is written at temperature 0, so a run of
+the full method already holds it: the first candidate recorded for each
+question. This script scores that candidate's result with the task's metric
+against the recorded gold rows and sets it beside the voted answer.
+
+Cost is counted in LLM calls: the greedy candidate's are its first attempt
+and, when that failed, its corrections (the steps before the first one that
+ran), at most the run's attempts per candidate. Seconds are not split per
+candidate in a run's record, so they are not replayed; an actual
+`--config no-vote` run measures them.
+
+The replay holds for runs without readings (Spider, Spider4SPARQL,
+TempTabQA-C at the local defaults): readings are written before the
+programs and vote beside them, so there the first candidate is a reading.
+
+Printed: per question where the two differ, the question and which was
+right; then accuracy, paired counts and calls per question for both, and
+for a third rule: the vote goes on only when the greedy candidate is not
+sure (its first attempt failed, or ran to nothing or to a shape the question
+contradicts); otherwise its answer stands after one call. Where it goes on,
+the recorded run is that rule's run, so this too is exact but for seconds.
+
+Run: python benchmarks/vote_replay.py RESULTS_JSONL TASK DATASET [--config NAME] [--attempts L]
+(e.g. docs/evaluation_runs/spider-dev-seed7-code-only/results.jsonl spider
+/work/shared/datasets/spider)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
+
+from agent.result_shape import contradicts  # noqa: E402
+from evaluation.datasets import read_dataset  # noqa: E402
+from evaluation.metrics import sign_test  # noqa: E402
+from evaluation.scoring import score_answer  # noqa: E402
+
+
+def greedy_calls(steps: list[dict], attempts: int) -> int:
+    """LLM calls of the first candidate: its steps up to the first that ran
+    without feedback, at most `attempts`."""
+    calls = 0
+    for step in steps[:attempts]:
+        calls += 1
+        if step["feedback"] is None:
+            break
+    return max(calls, 1)
+
+
+def sure(first: dict, steps: list[dict], question: str) -> bool:
+    """Whether the greedy candidate would end the vote alone under the rule
+    replayed: its first attempt ran (no feedback) to rows whose shape the
+    question does not contradict. Column names are not recorded, so the
+    names-asked-ids-given check is left out."""
+    rows = first["result"]
+    return bool(rows) and steps[0]["feedback"] is None and not contradicts(question, [], rows)
+
+
+def main() -> None:
+    """Score each question's greedy candidate beside its voted answer; print the tally."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results", type=Path)
+    parser.add_argument("task")
+    parser.add_argument("dataset", type=Path)
+    parser.add_argument("--config", default="pandora", help="configuration to replay")
+    parser.add_argument("--attempts", type=int, default=2, help="attempts per candidate (L)")
+    arguments = parser.parse_args()
+    examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}
+    voted_right = greedy_right = only_voted = only_greedy = questions = 0
+    sure_right = sure_questions = 0
+    voted_calls: list[int] = []
+    greedy_call_counts: list[int] = []
+    sure_calls: list[int] = []
+    for line in arguments.results.read_text().splitlines():
+        recorded = json.loads(line)
+        if recorded["configuration"] != arguments.config or not recorded.get("candidates"):
+            continue
+        first = recorded["candidates"][0]
+        if first["origin"] not in ("greedy", "cache"):
+            continue
+        questions += 1
+        example = examples[recorded["id"]]
+        rows = first["result"]
+        greedy = rows is not None and score_answer(example, rows, recorded["gold"]).correct
+        voted = bool(recorded["correct"])
+        voted_right += voted
+        greedy_right += greedy
+        only_voted += voted and not greedy
+        only_greedy += greedy and not voted
+        voted_calls.append(recorded["llm_calls"])
+        greedy_call_counts.append(greedy_calls(recorded["steps"], arguments.attempts))
+        stops = sure(first, recorded["steps"], recorded["question"])
+        sure_questions += stops
+        sure_right += greedy if stops else voted
+        sure_calls.append(1 if stops else recorded["llm_calls"])
+        if voted != greedy:
+            winner = "vote" if voted else "greedy"
+            print(f"{recorded['id']}: only the {winner} right: {recorded['question']}")
+    if not questions:
+        sys.exit(f"error: no question of configuration {arguments.config!r} has candidates")
+    print(f"\n{questions} questions ({arguments.config}, {arguments.results})")
+    print(tally_line("voted answer", voted_right, voted_calls))
+    print(tally_line("greedy candidate", greedy_right, greedy_call_counts))
+    print(tally_line("vote unless the greedy candidate is sure", sure_right, sure_calls))
+    print(f"  ({sure_questions} questions stopped at a sure greedy candidate)")
+    print(
+        f"only the vote right {only_voted}, only the greedy candidate right {only_greedy}, "
+        f"sign test p = {sign_test(only_voted, only_greedy):.3f}"
+    )
+
+
+def tally_line(label: str, right: int, calls: list[int]) -> str:
+    """One rule's right answers and LLM calls per question."""
+    return (
+        f"{label}: {right} right, {statistics.mean(calls):.2f} calls/q "
+        f"(median {statistics.median(calls)})"
+    )
+
+
+if __name__ == "__main__":
+    main()
