@@ -117,6 +117,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="random-retrieval", description="random demonstrations", retrieval="random"
         ),
         Configuration(
+            name="three-demonstrations",
+            description="the 3 nearest demonstrations from the memory (the local model's K before)",
+            demonstrations=3,
+        ),
+        Configuration(
             name="no-retrieval",
             description="no demonstrations (zero-shot)",
             retrieval="none",
@@ -168,6 +173,7 @@ ABLATIONS = (
     "no-readings",
     "sentence-replies",
     "no-retrieval",
+    "three-demonstrations",
     "paper",
 )
 """What each part of the product adds: voting (and its early stop), repair, example values,
