@@ -119,14 +119,14 @@ def test_a_model_name_without_provider_or_server_is_refused(monkeypatch):
         configured_chat_model()
 
 
-def test_the_local_model_gets_three_demonstrations_unless_told_otherwise():
+def test_the_local_model_gets_no_demonstrations_unless_told_otherwise():
     from langchain_openai import ChatOpenAI
 
     from agent import AgentContext
 
     local = ChatOpenAI(model="local", base_url="http://127.0.0.1:9/v1", api_key="local")
     other = ChatOpenAI(model="gpt-4o-mini", base_url="http://127.0.0.1:9/v1", api_key="x")
-    assert AgentContext(chat_model=local).demonstration_count() == 3
+    assert AgentContext(chat_model=local).demonstration_count() == 0
     assert AgentContext(chat_model=other).demonstration_count() == 10
     assert AgentContext(chat_model=local, demonstrations=7).demonstration_count() == 7
 
