@@ -19,13 +19,14 @@ Run: python benchmarks/key_join_replay.py RESULTS_JSONL TASK DATASET [--config N
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
+
+from recorded_runs import replay_parser  # noqa: E402
 
 from agent.context import AgentContext  # noqa: E402
 from agent.planning import kg_focus, shown_vocabulary  # noqa: E402
@@ -40,11 +41,7 @@ from plugins.executor import execute  # noqa: E402
 
 def main() -> None:
     """Replay the repair on the run's programs that gave nothing; print the tally."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", type=Path)
-    parser.add_argument("task")
-    parser.add_argument("dataset", type=Path)
-    parser.add_argument("--config", default="pandora", help="configuration to replay")
+    parser = replay_parser(__doc__.split("\n\n")[0])
     arguments = parser.parse_args()
     examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}
     workspaces = WorkspaceCache()

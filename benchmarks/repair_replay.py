@@ -16,7 +16,6 @@ Run: python benchmarks/repair_replay.py RESULTS_JSONL TASK DATASET [--base REV] 
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import subprocess
@@ -28,6 +27,8 @@ from typing import Any
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
+
+from recorded_runs import replay_parser  # noqa: E402
 
 from agent.repair import sql as working_repair  # noqa: E402
 from evaluation.agent_runs import WorkspaceCache, example_plugin  # noqa: E402
@@ -73,14 +74,10 @@ def repaired_run(
 
 def main() -> None:
     """Replay both repairs on the run's failing programs and print the tally."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", type=Path)
-    parser.add_argument("task")
-    parser.add_argument("dataset", type=Path)
-    parser.add_argument("--base", default="HEAD", help="revision of the baseline repair")
-    parser.add_argument(
-        "--config", default="pandora", help="configuration whose programs to replay"
+    parser = replay_parser(
+        __doc__.split("\n\n")[0], config_help="configuration whose programs to replay"
     )
+    parser.add_argument("--base", default="HEAD", help="revision of the baseline repair")
     arguments = parser.parse_args()
     versions = {arguments.base: repair_at(arguments.base), "working tree": working_repair}
     examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}

@@ -31,7 +31,6 @@ Run: python benchmarks/vote_replay.py RESULTS_JSONL TASK DATASET [--config NAME]
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -39,6 +38,8 @@ from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
+
+from recorded_runs import replay_parser  # noqa: E402
 
 from agent.result_shape import contradicts  # noqa: E402
 from evaluation.datasets import read_dataset  # noqa: E402
@@ -68,11 +69,7 @@ def sure(first: dict, steps: list[dict], question: str) -> bool:
 
 def main() -> None:
     """Score each question's greedy candidate beside its voted answer; print the tally."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("results", type=Path)
-    parser.add_argument("task")
-    parser.add_argument("dataset", type=Path)
-    parser.add_argument("--config", default="pandora", help="configuration to replay")
+    parser = replay_parser(__doc__.split("\n\n")[0])
     parser.add_argument("--attempts", type=int, default=2, help="attempts per candidate (L)")
     arguments = parser.parse_args()
     examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}
