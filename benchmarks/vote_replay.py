@@ -41,7 +41,8 @@ sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not
 
 from recorded_runs import replay_parser  # noqa: E402
 
-from agent.result_shape import contradicts  # noqa: E402
+from agent.answer import Candidate  # noqa: E402
+from agent.voting import sure  # noqa: E402
 from evaluation.datasets import read_dataset  # noqa: E402
 from evaluation.metrics import sign_test  # noqa: E402
 from evaluation.scoring import score_answer  # noqa: E402
@@ -58,13 +59,18 @@ def greedy_calls(steps: list[dict], attempts: int) -> int:
     return max(calls, 1)
 
 
-def sure(first: dict, steps: list[dict], question: str) -> bool:
-    """Whether the greedy candidate would end the vote alone under the rule
-    replayed: its first attempt ran (no feedback) to rows whose shape the
-    question does not contradict. Column names are not recorded, so the
-    names-asked-ids-given check is left out."""
-    rows = first["result"]
-    return bool(rows) and steps[0]["feedback"] is None and not contradicts(question, [], rows)
+def recorded_sure(first: dict, steps: list[dict], question: str, attempts: int) -> bool:
+    """Whether the recorded greedy candidate is sure by the agent's own rule
+    (`agent.voting.sure`). Column names are not recorded, so the
+    names-asked-ids-given check sees none."""
+    candidate = Candidate(
+        representation=first["representation"],
+        origin="greedy",
+        result=first["result"] if first["error"] is None else None,
+        flagged=steps[0]["feedback"] is not None,
+        attempts=greedy_calls(steps, attempts),
+    )
+    return sure(candidate, question)
 
 
 def main() -> None:
@@ -96,7 +102,7 @@ def main() -> None:
         only_greedy += greedy and not voted
         voted_calls.append(recorded["llm_calls"])
         greedy_call_counts.append(greedy_calls(recorded["steps"], arguments.attempts))
-        stops = sure(first, recorded["steps"], recorded["question"])
+        stops = recorded_sure(first, recorded["steps"], recorded["question"], arguments.attempts)
         sure_questions += stops
         sure_right += greedy if stops else voted
         sure_calls.append(1 if stops else recorded["llm_calls"])
