@@ -22,7 +22,7 @@ class ModelDefaults:
     """What a run uses for settings it leaves open (None in AgentContext)."""
 
     demonstrations: int
-    """K: demonstrations shown in the prompt. None for the local model: on
+    """K: demonstrations shown in the prompt. 0 for the local model: on
     two Spider dev samples its SQL was as right or more without them, at a
     third of the time, since demonstrations differ per question and so are
     the one part of the prompt llama.cpp cannot keep cached
