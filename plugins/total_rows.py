@@ -22,8 +22,17 @@ from typing import Any
 
 import pandas as pd
 
-TOTAL_LABELS = frozenset({"total", "totals", "grand total", "overall", "all"})
-"""What a total row's label cell says, case and a trailing colon aside."""
+TOTAL_LABELS = frozenset(
+    {
+        *("total", "totals", "grand total", "overall", "all", "sum"),
+        # athletes' statistics tables
+        *("career", "career total", "career totals"),
+        # tables copied from Dutch, German, Italian and Scandinavian pages
+        *("totaal", "gesamt", "insgesamt", "summe", "totale", "totalt"),
+    }
+)
+"""What a total row's label cell says, case and trailing colons or footnote
+marks (`*`) aside."""
 MOST_ROWS = 5_000
 """Larger tables are not checked: a total row is a feature of small, displayed tables."""
 NUMBER = re.compile(r"[-+]?\d[\d,]*(\.\d+)?")
@@ -61,7 +70,7 @@ def find_total_row(frame: pd.DataFrame) -> TotalRow | None:
 
 def _is_total_label(value: Any) -> bool:
     """Whether a cell reads as the label of a total row."""
-    return isinstance(value, str) and value.strip().rstrip(":").casefold() in TOTAL_LABELS
+    return isinstance(value, str) and value.strip().rstrip(":*").casefold() in TOTAL_LABELS
 
 
 def _adds_up(column: pd.Series, total: Any) -> bool:

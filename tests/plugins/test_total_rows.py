@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from plugins.total_rows import TotalRow, find_total_row
 
@@ -22,6 +23,13 @@ def test_a_medal_table_closing_with_its_totals() -> None:
 def test_one_column_that_adds_up_is_enough() -> None:
     total = find_total_row(_medals(["", "Totals:", 205, 999]))
     assert total == TotalRow("Nation", "Totals:", ("Gold",))
+
+
+@pytest.mark.parametrize("label", ["Totaal", "Career*", "Gesamt:", "SUM"])
+def test_total_labels_of_other_languages_and_sports_tables(label: str) -> None:
+    assert find_total_row(_medals(["", label, 205, 167])) == TotalRow(
+        "Nation", label, ("Gold", "Silver")
+    )
 
 
 def test_numbers_written_as_text_with_thousands_separators() -> None:
