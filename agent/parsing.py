@@ -25,6 +25,9 @@ REASONING_MAX_CHARACTERS = 400
 repeats a clause in it until the token limit cuts the reply, code never
 written, so the schema bounds it and the model must move on to the code."""
 REASONING: dict[str, Any] = {"type": "string", "maxLength": REASONING_MAX_CHARACTERS}
+WORKED_ARITHMETIC = re.compile(r"[\d\s.,+\-*/()×]+=\s*(?P<result>[^=]+)")
+"""An answer that shows its working ("7786640 - 6272571 = 1514069"): the
+value is what follows the `=`."""
 
 # Code travels as a list of lines: small models asked for one JSON string
 # often join two statements with a space instead of writing "\n".
@@ -113,13 +116,15 @@ def parse_direct_answer(text: str) -> DirectReply:
 
 def _answer_value(item: Any) -> Any:
     """One answer value as a JSON cell: numbers stay numbers, text is
-    stripped, anything nested is written as JSON text."""
+    stripped (worked arithmetic to its result), anything nested is written
+    as JSON text."""
     if isinstance(item, bool) or item is None:
         return json.dumps(item)
     if isinstance(item, int | float):
         return item
     if isinstance(item, str):
-        return item.strip()
+        worked = WORKED_ARITHMETIC.fullmatch(item.strip())
+        return worked["result"].strip() if worked else item.strip()
     return json.dumps(item)
 
 

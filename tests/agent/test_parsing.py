@@ -72,6 +72,11 @@ def test_direct_answers_give_one_value_per_item():
     assert parse_direct_answer("Rome").values == ("Rome",)
 
 
+def test_a_direct_answer_that_shows_its_arithmetic_gives_the_result():
+    reply = '{"answer": ["7786640 - 6272571 = 1514069", "(3 + 4) * 2 = 14 goals", "E = mc2"]}'
+    assert parse_direct_answer(reply).values == ("1514069", "14 goals", "E = mc2")
+
+
 @pytest.mark.parametrize("reply", ["  ", '{"reasoning": "r", "answer": []}', '{"answer": ""}'])
 def test_a_direct_reply_without_an_answer_is_unparsable(reply):
     with pytest.raises(UnparsableReply, match="held no answer"):
