@@ -3,7 +3,7 @@
 The `no-vote` configuration answers with one candidate, the first route's
 greedy program and its corrections. That program's prompt does not depend
 on the candidates after it and it is written at temperature 0, so a run of
-the full method already holds it: the first candidate recorded for each
+the full method already holds it: the first greedy candidate recorded for each
 question. This script scores that candidate's result with the task's metric
 against the recorded gold rows and sets it beside the voted answer.
 
@@ -13,9 +13,12 @@ ran), at most the run's attempts per candidate. Seconds are not split per
 candidate in a run's record, so they are not replayed; an actual
 `--config no-vote` run measures them.
 
-The replay holds for runs without readings (Spider, Spider4SPARQL,
-TempTabQA-C at the local defaults): readings are written before the
-programs and vote beside them, so there the first candidate is a reading.
+In runs with readings (WikiTableQuestions at the local defaults) the
+readings are written before the programs; the greedy program is the first
+candidate of origin `greedy`, and its prompt does not depend on the
+readings either. There the third rule below replays asking for readings
+only when the greedy program is not sure: a sure one answers before any
+reading is asked.
 
 Printed: per question where the two differ, the question and which was
 right; then accuracy, paired counts and calls per question for both, and
@@ -88,8 +91,10 @@ def main() -> None:
         recorded = json.loads(line)
         if recorded["configuration"] != arguments.config or not recorded.get("candidates"):
             continue
-        first = recorded["candidates"][0]
-        if first["origin"] not in ("greedy", "cache"):
+        first = next(
+            (c for c in recorded["candidates"] if c["origin"] in ("greedy", "cache")), None
+        )
+        if first is None:
             continue
         questions += 1
         example = examples[recorded["id"]]
