@@ -8,7 +8,8 @@ matches nothing in the data gets the close values that do exist, and a
 program that tries to read a file is told the BOXes are loaded. It also
 flags results that ran but look wrong: no rows, columns with only missing
 values, more rows than any BOX after a join, the same rows over and over,
-many rows for a "how many", whole rows where the question asks for a field.
+many rows for a "how many", whole rows where the question asks for a field,
+a table's closing total row taken for one more row.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from agent.join_paths import render_joins, shortest_join_path
 from agent.state import Attempt
 from plugins import Box, Source
 from plugins.loaders.cell_types import is_text
+from plugins.total_rows import find_total_row
 
 NAME_PATTERNS = (
     re.compile(r"has no attribute '([^']+)'"),
@@ -527,6 +529,9 @@ def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None
             f"The result's columns {empty_columns} hold only missing values: the code "
             "probably reads a wrong field or joins on fields that do not match."
         )
+    total_row = _total_row_in_result(rows, question, boxes)
+    if total_row is not None:
+        return total_row
     total = attempt.total_rows or len(rows)
     largest = max((len(box.frame) for box in boxes), default=0)
     joins = re.search(r"\bmerge\(|\bjoin\b|\.join\(", attempt.code, re.IGNORECASE)
@@ -554,6 +559,26 @@ def _suspicious(attempt: Attempt, question: str, boxes: list[Box]) -> str | None
         return (
             f"The result has {len(attempt.columns)} columns ({shown}): select only "
             "the fields the question asks for, e.g. result = frame[['field']]."
+        )
+    return None
+
+
+def _total_row_in_result(rows: list[list[object]], question: str, boxes: list[Box]) -> str | None:
+    """A warning when the result names a BOX's closing total row
+    (`plugins.total_rows`) and the question does not: "which nation won the
+    most silver medals?" answered "Total" ranks the row that adds up the
+    others."""
+    cells = {cell.strip().casefold() for row in rows for cell in row if isinstance(cell, str)}
+    for box in boxes:
+        total_row = find_total_row(box.frame)
+        if total_row is None or total_row.label.casefold() not in cells:
+            continue
+        if total_row.label.strip(" :*").casefold() in question.casefold():
+            continue
+        return (
+            f"The result holds {total_row.label!r}, the label of the last row of {box.name}, "
+            "which adds up the rows above it: leave out the row where "
+            f"{total_row.label_column!r} is {total_row.label!r}."
         )
     return None
 

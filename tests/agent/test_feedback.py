@@ -408,3 +408,32 @@ def test_sql_written_for_a_knowledge_graph_is_told_to_walk_the_graph():
     boxes = workspace_boxes(films, focus)
     on_boxes = judge(attempt, "?", boxes, [], sources=films.sources).feedback
     assert "This program is Python, not SQL: the graph's types are the BOXes" in on_boxes
+
+
+@pytest.fixture(scope="module")
+def medal_table_boxes(tmp_path_factory):
+    path = tmp_path_factory.mktemp("medals") / "medals.csv"
+    path.write_text(
+        "Rank,Nation,Gold,Silver\n1,China,10,4\n2,India (IND),3,9\n3,Japan,2,1\n,Totaal,15,14\n"
+    )
+    return workspace_boxes(Workspace.of([load_source(str(path))]))
+
+
+def test_a_result_naming_the_closing_total_row_is_flagged(medal_table_boxes):
+    question = "which country won the most silver medals?"
+    verdict = judge(ran([["Totaal"]], ["Nation"]), question, medal_table_boxes, [])
+    assert verdict.has_rows
+    assert verdict.feedback.startswith(
+        "The result holds 'Totaal', the label of the last row of medals"
+    )
+    assert "leave out the row where 'Nation' is 'Totaal'" in verdict.feedback
+    nation = judge(ran([["India (IND)"]], ["Nation"]), question, medal_table_boxes, [])
+    assert nation.feedback is None
+
+
+def test_the_total_row_may_answer_a_question_that_names_it(medal_table_boxes):
+    question = "how many silver medals are in the totaal row?"
+    assert (
+        judge(ran([["Totaal", 14]], ["Nation", "Silver"]), question, medal_table_boxes, []).feedback
+        is None
+    )
