@@ -573,7 +573,7 @@ def _total_row_in_result(rows: list[list[object]], question: str, boxes: list[Bo
         total_row = find_total_row(box.frame)
         if total_row is None or total_row.label.casefold() not in cells:
             continue
-        if total_row.label.strip(" :*").casefold() in question.casefold():
+        if total_row.label.strip(" :*").casefold().removesuffix("s") in question.casefold():
             continue
         return (
             f"The result holds {total_row.label!r}, the label of the last row of {box.name}, "
