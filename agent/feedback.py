@@ -569,6 +569,8 @@ def _total_row_in_result(rows: list[list[object]], question: str, boxes: list[Bo
     most silver medals?" answered "Total" ranks the row that adds up the
     others."""
     cells = {cell.strip().casefold() for row in rows for cell in row if isinstance(cell, str)}
+    if not cells:
+        return None  # a label is text: most results (numbers) need no look at the BOXes
     for box in boxes:
         total_row = find_total_row(box.frame)
         if total_row is None or total_row.label.casefold() not in cells:
