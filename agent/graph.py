@@ -1,16 +1,18 @@
 """The agent's LangGraph state machine:
 
-    plan -> read_data -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
+    plan -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
     execute -> repair -> execute      (a failed name fixed with no LLM call)
     reflect -> generate_code          (execution feedback: a corrected program)
+    vote -> read_data -> vote         (once: the model reads the data)
     vote -> retrieve_demonstrations   (the next candidate) | END
 
 Each candidate is a chain of attempts (a program and its corrections) in one
 route (a representation); vote groups the finished candidates' results and
-either answers or starts the next candidate. read_data asks the model to
-read data small enough to show whole, a few times; its readings are
-candidates too, voting with the programs (it does nothing when the run
-does not read). plan jumps straight to execute
+either answers or starts the next candidate. The first time vote does not
+answer, read_data asks the model to read data small enough to show whole,
+a few times; its readings are candidates too, voting with the programs (it
+does nothing when the run does not read), so a sure first program answers
+without them. plan jumps straight to execute
 when the program cache holds the question; generate_code goes to reflect
 when the reply holds no code, and to vote when the LLM does not answer;
 reflect goes back to retrieve_demonstrations when a cached program failed.
@@ -60,7 +62,7 @@ def build_graph(checkpointer: Any = None) -> Any:
     builder.add_node("vote", vote)
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", route_after_plan)
-    builder.add_edge("read_data", "retrieve_demonstrations")
+    builder.add_edge("read_data", "vote")
     builder.add_edge("retrieve_demonstrations", "generate_code")
     builder.add_conditional_edges("generate_code", route_after_generate)
     builder.add_conditional_edges("execute", route_after_execute)

@@ -148,6 +148,9 @@ class AgentState(TypedDict):
     chain_done: NotRequired[bool]
     """Set by reflect: the current candidate is finished (its last attempt
     ran well, or it has no attempts left)."""
+    data_read: NotRequired[bool]
+    """Set by read_data: the model has been asked to read the data (or the
+    run does not read), so vote goes on to the next candidate."""
     llm_error: NotRequired[AnswerError | None]
     """The LLM did not answer: no more candidates are written."""
     answer: NotRequired[Answer | None]

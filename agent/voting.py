@@ -8,8 +8,9 @@ guidance flagged it, it has no rows at all, or its shape contradicts the
 question (`agent.result_shape`: "the 2 heaviest" answered with one row);
 a candidate with an error has no vote. An empty result answers only when
 at least two candidates agree on it. Ties go to the group whose earliest
-voter came first: candidates are written in the order of the model's prior
-(readings, then its best route's greedy program, then samples). A greedy
+voter comes first in the order of the model's prior: readings, then its
+best route's greedy program, then samples (readings are asked after the
+first program, but on small tables they are the better guess). A greedy
 program that is `sure` (its first attempt ran to a clean result) may answer
 alone when nothing outvotes it.
 
@@ -161,5 +162,7 @@ def reading_values(reading: Candidate) -> frozenset[object]:
 
 def _first_position(voters: list[Candidate], candidates: Sequence[Candidate]) -> int:
     """Where the earliest of a group's voters (members and witnessing
-    readings) was written among `candidates`."""
-    return min(index for index, c in enumerate(candidates) if any(c is v for v in voters))
+    readings) stands among `candidates` in the prior's order: readings
+    first, then the programs as they were written."""
+    prior = sorted(candidates, key=lambda candidate: candidate.origin != "reading")
+    return min(index for index, c in enumerate(prior) if any(c is v for v in voters))

@@ -92,13 +92,13 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     }
 
 
-def route_after_plan(state: AgentState) -> Literal["execute", "read_data"]:
-    """A program from the cache runs at once; otherwise the model may read the
-    data (`read_data` decides), then demonstrations come."""
+def route_after_plan(state: AgentState) -> Literal["execute", "retrieve_demonstrations"]:
+    """A program from the cache runs at once; otherwise the first candidate's
+    demonstrations come."""
     current = state.get("current")
     if current is not None and current.origin == "cache":
         return "execute"
-    return "read_data"
+    return "retrieve_demonstrations"
 
 
 def _topic_entities(workspace: Workspace, focus: Focus) -> list[str]:

@@ -1,17 +1,19 @@
-"""The read_data node: before any program is written, the model reads tables
-small enough to show whole and answers directly, greedily once and then at
-a temperature (one prompt, so llama.cpp's cache pays for its data text
-once). The readings vote beside the programs (`agent.voting`), which are
-always written too: on small tables the local model reads better than it
-codes on lookups and worse on arithmetic over many rows, where two readings
-can agree on a wrong answer that the programs then outvote
-(docs/evaluation.md, "Readings on by default"). Databases and
+"""The read_data node: once the first program is not sure of its answer, the
+model reads tables small enough to show whole and answers directly,
+greedily once and then at a temperature (one prompt, so llama.cpp's cache
+pays for its data text once). The readings vote beside the programs
+(`agent.voting`), which are always written too: a sure first program
+answers without them, which on WikiTableQuestions halved the calls and
+kept the answers (docs/evaluation.md, "Programs before readings"). On
+small tables the local model reads better than it codes on lookups and
+worse on arithmetic over many rows, where two readings can agree on a
+wrong answer that the programs then outvote (docs/evaluation.md,
+"Readings on by default"). Databases and
 knowledge graphs are not read: there programs do far better than reading,
 and their normalised rows (ids across tables) are what a model reads worst."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -26,7 +28,7 @@ from agent.parsing import DIRECT_ANSWER_SCHEMA, UnparsableReply, parse_direct_an
 from agent.planning import plan_boxes
 from agent.prompts import direct_answer_messages
 from agent.state import AgentState
-from agent.voting import reading_values
+from agent.voting import tally
 from agent.workspaces import workspace_of
 
 READING_MAX_CHARACTERS = 6_000
@@ -39,22 +41,24 @@ USAGE_KEYS = ("llm_calls", "prompt_tokens", "cached_prompt_tokens", "completion_
 def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Ask up to `reading_count()` times for the answer read from the data,
     when the sources are tables (not a database or a KG) that fit whole,
-    stopping once `stop_votes` readings agree; each reading joins the
-    candidates with origin `reading`. A reply with no
-    answer leaves no reading; an LLM that fails ends the reading, and the
-    programs still answer."""
+    stopping once `stop_votes` candidates (programs written so far or
+    readings) agree; each reading joins the candidates with origin
+    `reading`. A reply with no answer leaves no reading; an LLM that fails
+    ends the reading, and the programs still answer. Sets `data_read`
+    either way, so the data is read once a run."""
     context = context_of(runtime)
     plan = state["plan"]
     assert plan is not None  # plan always runs first
     count = context.reading_count()
     if plan.kind != "table" or count == 0:
-        return {}
+        return {"data_read": True}
     data_text = _whole_data_text(state, context)
     if data_text is None:
-        return {}
+        return {"data_read": True}
     messages = direct_answer_messages(data_text=data_text, question=state["question"])
     model = context.chat_model or configured_chat_model()
-    update: dict[str, Any] = {"candidates": [], "trace": []}
+    written = state.get("candidates") or []
+    update: dict[str, Any] = {"candidates": [], "trace": [], "data_read": True}
     usage = dict.fromkeys(USAGE_KEYS, 0)
     for number in range(count):
         temperature = 0.0 if number == 0 else context.sample_temperature
@@ -85,15 +89,10 @@ def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, An
         update["trace"] += emit(
             runtime, "read_data", "reading", answer=reading.result, reasoning=read.reasoning
         )
-        if _largest_agreement(update["candidates"]) >= context.stop_votes:
+        agreeing = tally([*written, *update["candidates"]], state["question"]).votes
+        if agreeing >= context.stop_votes:
             break  # the vote is decided: more readings could not change it
     return {**update, **usage}
-
-
-def _largest_agreement(readings: list[Candidate]) -> int:
-    """How many of `readings` name the same values, at most."""
-    counts = Counter(values for values in map(reading_values, readings) if values)
-    return max(counts.values(), default=0)
 
 
 def _whole_data_text(state: AgentState, context: AgentContext) -> str | None:

@@ -24,7 +24,8 @@ from plugins import Box, get_registry
 
 def vote(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
     """Tally the candidates. Stop when a program from the cache answered,
-    when the first greedy program is sure and wins (`stop_when_sure`),
+    when the first greedy program is sure and wins (`stop_when_sure`: then
+    the data is never read),
     when `stop_votes` candidates agree on one result a program computed
     (readings alone do not end the vote: programs may still outvote them),
     when the candidates left could not change the winner, when the budget
@@ -80,9 +81,15 @@ def _computed(outcome: Tally) -> bool:
     return outcome.winner is not None and outcome.winner.origin != "reading"
 
 
-def route_after_vote(state: AgentState) -> Literal["retrieve_demonstrations", "__end__"]:
-    """End with the answer, or fetch the demonstrations of the next candidate's route."""
-    return "__end__" if state.get("answer") is not None else "retrieve_demonstrations"
+def route_after_vote(
+    state: AgentState,
+) -> Literal["read_data", "retrieve_demonstrations", "__end__"]:
+    """End with the answer; else have the model read the data, the first
+    time only (its readings come back to vote); else fetch the
+    demonstrations of the next candidate's route."""
+    if state.get("answer") is not None:
+        return "__end__"
+    return "retrieve_demonstrations" if state.get("data_read") else "read_data"
 
 
 def _next_candidate(

@@ -47,9 +47,9 @@ def test_the_graph_has_the_design_nodes_and_edges():
     }
     assert {(edge.source, edge.target) for edge in drawn.edges} == {
         ("__start__", "plan"),
-        ("plan", "read_data"),
+        ("plan", "retrieve_demonstrations"),
         ("plan", "execute"),
-        ("read_data", "retrieve_demonstrations"),
+        ("read_data", "vote"),
         ("retrieve_demonstrations", "generate_code"),
         ("generate_code", "execute"),
         ("generate_code", "reflect"),
@@ -61,6 +61,7 @@ def test_the_graph_has_the_design_nodes_and_edges():
         ("reflect", "generate_code"),
         ("reflect", "retrieve_demonstrations"),
         ("reflect", "vote"),
+        ("vote", "read_data"),
         ("vote", "retrieve_demonstrations"),
         ("vote", "__end__"),
     }

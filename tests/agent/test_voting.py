@@ -1,7 +1,7 @@
 """The vote with readings among the candidates (`agent.voting`): a reading
 adds its vote to every program result holding its values in one column,
 readings that match no program form groups of their own, and ties go to
-the group whose earliest voter came first. A greedy program is sure when
+the group whose earliest voter comes first, readings before programs. A greedy program is sure when
 its first attempt ran to a clean result."""
 
 from __future__ import annotations
@@ -75,6 +75,13 @@ def test_at_equal_weight_readings_beat_the_programs_written_after_them():
     assert outcome.winner is agreeing[0] and outcome.weight == outcome.runner_up_weight == 2.0
     agreeing.append(program(["Shanghai"], origin="sample"))
     assert tally(agreeing, QUESTION).winner is agreeing[2]
+
+
+def test_at_equal_weight_readings_beat_programs_written_before_them():
+    candidates = [program(["Spartak"]), reading("Dinamo"), program(["CSKA"], origin="sample")]
+    assert tally(candidates, QUESTION).winner is candidates[1]
+    supported = [program(["Spartak"]), program(["Spartak"]), program(["CSKA"]), reading("CSKA")]
+    assert tally(supported, QUESTION).winner is supported[2]
 
 
 def test_readings_of_the_same_values_form_one_group():
