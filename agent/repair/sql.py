@@ -9,7 +9,7 @@ from sqlglot import exp
 
 from agent.repair import Repair
 from agent.repair.names import folded, nearest_name
-from agent.repair.sql_join_chains import column_equalities, join_through_keys
+from agent.repair.sql_join_chains import column_equalities, join_for_column, join_through_keys
 from agent.repair.sql_quoting import quote_bare_names
 from plugins import Box
 
@@ -100,7 +100,10 @@ def _repair_column(
         if len(holders) == 1:
             return _rewrite(tree, dialect, qualifier, name, holders[0], name)
     if any(folded(name) in map(folded, _fields(box)) for box in others):
-        return None  # the field is in a table the query does not read: a join is missing
+        if qualified:  # the field is in a table the query does not read: a join is missing
+            assert qualifier is not None
+            return join_for_column(tree, dialect, by_name, (qualifier, aliases[qualifier]), name)
+        return None
     if qualified:
         assert qualifier is not None
         replacement = nearest_name(name, _fields(by_name[aliases[qualifier]]))

@@ -1,4 +1,4 @@
-"""A join key several joins away, reached through the foreign keys between.
+"""A join key or column several joins away, reached through the foreign keys between.
 
 Small models join on a key as if the table at hand held it:
 `Medal AS T1 JOIN Athlete AS T2 ON T1.athlete_id = T2.athlete_id`, where a
@@ -7,7 +7,10 @@ fails on this in most questions). When the foreign keys leading away from
 the table at hand, each from the table that holds it to the one it refers
 to, reach a table with that column by one shortest chain, the repair joins
 the chain's tables in before the failing join and takes the column from
-the last of them. Following keys only that way, every row meets at most
+the last of them. A column read from a table that lacks it
+(`PersonalInformation AS T1 ... WHERE T1.name = 'Ann'`, the name being
+the Athlete's) is reached the same way, the chain joined right after the
+table. Following keys only that way, every row meets at most
 one row of the next table, so the joins add no rows.
 """
 
@@ -44,9 +47,70 @@ def join_through_keys(
     join = _join_comparing(tree, (alias, name), (holder, name))
     if chain is None or join is None or not isinstance(join.parent, exp.Select):
         return None
+    added, last = _chain_joins(tree, alias, chain)
+    for column in join.args["on"].find_all(exp.Column):
+        if column.table == alias and column.name == name:
+            column.set("table", exp.to_identifier(last))
+    select = join.parent
+    joins = select.args["joins"]
+    position = next(index for index, found in enumerate(joins) if found is join)
+    select.set("joins", [*joins[:position], *added, *joins[position:]])
+    change = f"join key {alias}.{name} reached through {_through(table, chain)}"
+    return Repair(tree.sql(dialect=dialect), (change,))
+
+
+def join_for_column(
+    tree: exp.Expression, dialect: str, by_name: dict[str, Box], own: tuple[str, str], name: str
+) -> Repair | None:
+    """`tree` with the tables of the one shortest foreign-key chain from
+    `own` (alias, table) to a table with column `name` joined in right after
+    `own`, and every `alias.name` read from the chain's last table
+    (`PersonalInformation AS T1 ... WHERE T1.name = 'Ann'`, the name being
+    the Athlete's that T1.athlete_id refers to). None when no single chain
+    exists, or `own` is not a table of one SELECT's FROM or inner joins."""
+    alias, table = own
+    chain = _one_shortest_chain(table, name, by_name)
+    place = _table_place(tree, alias)
+    if chain is None or place is None:
+        return None
+    select, position = place
+    added, last = _chain_joins(tree, alias, chain)
+    for column in tree.find_all(exp.Column):
+        if column.table == alias and folded(column.name) == folded(name):
+            column.set("table", exp.to_identifier(last))
+    joins = select.args.get("joins") or []
+    select.set("joins", [*joins[:position], *added, *joins[position:]])
+    change = f"column {alias}.{name} reached through {_through(table, chain)}"
+    return Repair(tree.sql(dialect=dialect), (change,))
+
+
+def _table_place(tree: exp.Expression, alias: str) -> tuple[exp.Select, int] | None:
+    """The SELECT whose FROM or inner join reads the table called `alias`,
+    and where in its joins the joins after that table go; None when no one
+    SELECT reads it so."""
+    places = []
+    for select in tree.find_all(exp.Select):
+        source = select.args.get("from_")
+        if source is not None and source.this.alias_or_name == alias:
+            places.append((select, 0))
+        for index, join in enumerate(select.args.get("joins") or []):
+            inner = not join.side and join.kind in ("", "INNER")
+            if inner and join.this.alias_or_name == alias:
+                places.append((select, index + 1))
+    return places[0] if len(places) == 1 else None
+
+
+def _chain_joins(tree: exp.Expression, alias: str, chain: list[Link]) -> tuple[list[exp.Join], str]:
+    """The inner joins that follow `chain` from the table called `alias`,
+    each table under a fresh alias unless the query already joins it so
+    (an earlier repair may have), and the alias of the last."""
     taken = {found.alias_or_name for found in tree.find_all(exp.Table)}
     added, previous = [], alias
     for link in chain:
+        joined_already = _joined_by(tree, previous, link)
+        if joined_already is not None:
+            previous = joined_already
+            continue
         step = _free_alias(taken)
         taken.add(step)
         condition = exp.EQ(
@@ -56,16 +120,27 @@ def join_through_keys(
         joined = exp.alias_(exp.to_table(link.to_box), step, table=True)
         added.append(exp.Join(this=joined, on=condition))
         previous = step
-    for column in join.args["on"].find_all(exp.Column):
-        if column.table == alias and column.name == name:
-            column.set("table", exp.to_identifier(previous))
-    select = join.parent
-    joins = select.args["joins"]
-    position = next(index for index, found in enumerate(joins) if found is join)
-    select.set("joins", [*joins[:position], *added, *joins[position:]])
-    through = " -> ".join([table, *(link.to_box for link in chain)])
-    change = f"join key {alias}.{name} reached through {through}"
-    return Repair(tree.sql(dialect=dialect), (change,))
+    return added, previous
+
+
+def _joined_by(tree: exp.Expression, alias: str, link: Link) -> str | None:
+    """The alias under which the query joins `link`'s target table on
+    `alias.from_field = target.to_field`, if it does."""
+    for join in tree.find_all(exp.Join):
+        condition = join.args.get("on")
+        if condition is None or not isinstance(join.this, exp.Table):
+            continue
+        target = join.this.alias_or_name
+        if join.this.name != link.to_box:
+            continue
+        wanted = {(alias, link.from_field), (target, link.to_field)}
+        if wanted in column_equalities(condition):
+            return target
+    return None
+
+
+def _through(table: str, chain: list[Link]) -> str:
+    return " -> ".join([table, *(link.to_box for link in chain)])
 
 
 def _one_shortest_chain(start: str, name: str, by_name: dict[str, Box]) -> list[Link] | None:

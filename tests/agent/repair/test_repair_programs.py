@@ -281,6 +281,43 @@ def test_a_join_key_several_joins_away_is_reached_through_the_keys_between(medal
 
 
 @pytest.mark.parametrize(
+    ("query", "change", "expected"),
+    [
+        (
+            "SELECT COUNT(*) FROM Profile AS T1 WHERE T1.name = 'Ann'",
+            "column T1.name reached through Profile -> Athlete",
+            [[1]],
+        ),
+        (
+            "SELECT COUNT(*) FROM Medal AS T1 WHERE T1.type = 'Gold' AND T1.tournament_id = 1",
+            "column T1.tournament_id reached through Medal -> Format",
+            [[2]],
+        ),
+        (
+            "SELECT T1.type, COUNT(*) FROM Medal AS T1 WHERE T1.athlete_id = 1 "
+            "GROUP BY T1.type ORDER BY T1.type",
+            "column T1.athlete_id reached through Medal -> Format -> Tournament",
+            [["Gold", 2], ["Silver", 1]],
+        ),
+    ],
+)
+def test_a_column_of_a_table_keys_lead_to_is_reached_through_them(medals, query, change, expected):
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None and repaired.changes == (change,)
+    assert execute(repaired.code, medals, "sql").result == expected
+
+
+def test_a_column_only_a_one_to_many_step_reaches_is_left_to_the_llm(medals):
+    # a tournament's athlete has a profile, but keys lead from Profile to Athlete, not back
+    query = "SELECT T1.name FROM Tournament AS T1 WHERE T1.city = 'Oslo'"
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
+@pytest.mark.parametrize(
     "query",
     [
         # from an athlete, keys lead to medals only the other way (one to many)
