@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pandas as pd
 import pytest
 
 from agent import AgentContext, ask
 from tests.agent.conftest import fenced
-from tests.fake_openai import Step
+from tests.fake_openai import Step, fake_openai_server
 
 QUESTION = "How many cities are there?"
 COUNT_SQL = "SELECT COUNT(*) FROM cities"
@@ -241,3 +242,30 @@ def test_an_unreadable_reading_leaves_the_programs_to_answer(llm, reads, cities,
     assert answer.answer == [[len(table)]]
     assert [c.origin for c in answer.candidates] == ["greedy", "sample"]
     assert answer.llm_calls == 3
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_any_replies_end_within_the_readings_and_the_candidates_attempts(
+    reads, cities, monkeypatch, seed
+):
+    """vote -> read_data -> vote is a cycle: whatever the model replies, the
+    data is read once and no more than readings + candidates x attempts calls
+    are made."""
+    run = dataclasses.replace(reads, readings=3, candidates=3, max_attempts=2, stop_when_sure=True)
+    chosen = random.Random(seed)
+    programs = [COUNT_SQL, WRONG_SQL, BROKEN_SQL, "SELECT City FROM cities WHERE 0", None]
+
+    def reply(messages: list[dict]) -> Step:
+        if "## Data" in json.dumps(messages):
+            return reading(chosen.choice([1, 2, 3]))
+        query = chosen.choice(programs)
+        return program(query) if query else Step("I cannot tell.")
+
+    with fake_openai_server(reply) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        monkeypatch.setenv("PANDORA_MODEL", "fake-model")
+        answer = ask(QUESTION, cities, context=run)
+    readings = [c for c in answer.candidates if c.origin == "reading"]
+    assert answer.llm_calls == len(server.requests) <= 3 + 3 * 2
+    assert len(readings) <= 3
