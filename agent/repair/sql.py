@@ -79,7 +79,7 @@ def _drop_unused_join(tree: exp.Expression, dialect: str, name: str) -> Repair |
 def _repair_column(
     tree: exp.Expression, dialect: str, qualifier: str | None, name: str, by_name: dict[str, Box]
 ) -> Repair | None:
-    aliases = {table.alias_or_name: table.name for table in tree.find_all(exp.Table)}
+    aliases = _table_aliases(tree, by_name)
     read = [by_name[table] for table in aliases.values() if table in by_name]
     others = [box for box in by_name.values() if box not in read]
     qualified = qualifier is not None and aliases.get(qualifier) in by_name
@@ -110,6 +110,17 @@ def _repair_column(
         return _rewrite(tree, dialect, qualifier, name, qualifier, replacement)
     fields = [field for box in read or list(by_name.values()) for field in _fields(box)]
     return _rewrite(tree, dialect, qualifier, name, qualifier, nearest_name(name, fields))
+
+
+def _table_aliases(tree: exp.Expression, by_name: dict[str, Box]) -> dict[str, str]:
+    """Each alias of the query and the table it names, spelt as the schema
+    spells it when only case differs (`FROM medal AS T1` reads `Medal`:
+    SQL table names ignore case)."""
+    spelt = {name.casefold(): name for name in by_name}
+    return {
+        table.alias_or_name: spelt.get(table.name.casefold(), table.name)
+        for table in tree.find_all(exp.Table)
+    }
 
 
 def _compared(tree: exp.Expression, left: tuple[str, str], right: tuple[str, str]) -> bool:

@@ -131,7 +131,7 @@ def _joined_by(tree: exp.Expression, alias: str, link: Link) -> str | None:
         if condition is None or not isinstance(join.this, exp.Table):
             continue
         target = join.this.alias_or_name
-        if join.this.name != link.to_box:
+        if join.this.name.casefold() != link.to_box.casefold():
             continue
         wanted = {(alias, link.from_field), (target, link.to_field)}
         if wanted in column_equalities(condition):

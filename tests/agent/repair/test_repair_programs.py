@@ -267,6 +267,11 @@ def medals(tmp_path_factory) -> Workspace:
             "ON T1.athlete_id = T2.athlete_id GROUP BY T2.city ORDER BY T2.city",
             [["Oslo", 3], ["Rome", 1]],
         ),
+        (  # table names in another case: SQL reads them as the schema's
+            "SELECT COUNT(*) FROM medal AS T1 JOIN athlete AS T2 ON T1.athlete_id = T2.athlete_id "
+            "WHERE T2.name = 'Ann' AND T1.type = 'Gold'",
+            [[2]],
+        ),
     ],
 )
 def test_a_join_key_several_joins_away_is_reached_through_the_keys_between(medals, query, expected):
@@ -285,6 +290,11 @@ def test_a_join_key_several_joins_away_is_reached_through_the_keys_between(medal
     [
         (
             "SELECT COUNT(*) FROM Profile AS T1 WHERE T1.name = 'Ann'",
+            "column T1.name reached through Profile -> Athlete",
+            [[1]],
+        ),
+        (
+            "SELECT COUNT(*) FROM profile AS T1 WHERE T1.name = 'Ann'",
             "column T1.name reached through Profile -> Athlete",
             [[1]],
         ),
