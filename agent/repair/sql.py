@@ -99,6 +99,10 @@ def _repair_column(
             return keyed
         if len(holders) == 1:
             return _rewrite(tree, dialect, qualifier, name, holders[0], name)
+    owner = _table_column_named(name, by_name) if qualified else None
+    if owner is not None:
+        assert qualifier is not None
+        return _read_from_owner(tree, dialect, aliases, by_name, qualifier, name, owner)
     if any(folded(name) in map(folded, _fields(box)) for box in others):
         if qualified:  # the field is in a table the query does not read: a join is missing
             assert qualifier is not None
@@ -110,6 +114,44 @@ def _repair_column(
         return _rewrite(tree, dialect, qualifier, name, qualifier, replacement)
     fields = [field for box in read or list(by_name.values()) for field in _fields(box)]
     return _rewrite(tree, dialect, qualifier, name, qualifier, nearest_name(name, fields))
+
+
+def _table_column_named(name: str, by_name: dict[str, Box]) -> tuple[str, str] | None:
+    """The one (table, column) that `name` spells as `<table>_<column>`
+    (`medal_type`: Medal's `type`), the way joined views name a column
+    whose own name is generic (`plugins.joined_views`); None when no table,
+    or several, fit."""
+    fits = [
+        (box.name, field)
+        for box in by_name.values()
+        for field in _fields(box)
+        if folded(box.name + field) == folded(name) and folded(field) != folded(name)
+    ]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _read_from_owner(
+    tree: exp.Expression,
+    dialect: str,
+    aliases: dict[str, str],
+    by_name: dict[str, Box],
+    qualifier: str,
+    name: str,
+    owner: tuple[str, str],
+) -> Repair | None:
+    """`qualifier.name` read as `owner`'s column: from `qualifier` itself
+    when it is that table, else from the one alias of the query that is,
+    else through the foreign keys from `qualifier`'s table to it."""
+    table, column = owner
+    if aliases[qualifier] == table:
+        return _rewrite(tree, dialect, qualifier, name, qualifier, column)
+    holders = [alias for alias, named in aliases.items() if named == table]
+    if len(holders) == 1:
+        return _rewrite(tree, dialect, qualifier, name, holders[0], column)
+    if holders:
+        return None
+    own = (qualifier, aliases[qualifier])
+    return join_for_column(tree, dialect, by_name, own, name, owner)
 
 
 def _table_aliases(tree: exp.Expression, by_name: dict[str, Box]) -> dict[str, str]:

@@ -17,6 +17,7 @@ one row of the next table, so the joins add no rows.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
 from sqlglot import exp
 
@@ -43,7 +44,11 @@ def join_through_keys(
     chain's last table. None when no single chain, or no such join before
     which to put it, exists."""
     alias, table = own
-    chain = _one_shortest_chain(table, name, by_name)
+
+    def holds(box: Box) -> bool:
+        return folded(name) in {folded(str(column)) for column in box.frame.columns}
+
+    chain = _one_shortest_chain(table, holds, by_name)
     join = _join_comparing(tree, (alias, name), (holder, name))
     if chain is None or join is None or not isinstance(join.parent, exp.Select):
         return None
@@ -60,16 +65,29 @@ def join_through_keys(
 
 
 def join_for_column(
-    tree: exp.Expression, dialect: str, by_name: dict[str, Box], own: tuple[str, str], name: str
+    tree: exp.Expression,
+    dialect: str,
+    by_name: dict[str, Box],
+    own: tuple[str, str],
+    name: str,
+    owner: tuple[str, str] | None = None,
 ) -> Repair | None:
     """`tree` with the tables of the one shortest foreign-key chain from
     `own` (alias, table) to a table with column `name` joined in right after
     `own`, and every `alias.name` read from the chain's last table
     (`PersonalInformation AS T1 ... WHERE T1.name = 'Ann'`, the name being
-    the Athlete's that T1.athlete_id refers to). None when no single chain
-    exists, or `own` is not a table of one SELECT's FROM or inner joins."""
+    the Athlete's that T1.athlete_id refers to). `owner` (table, column)
+    says which table's column `name` stands for when it is not its own name
+    (`medal_type` for Medal's `type`). None when no single chain exists, or
+    `own` is not a table of one SELECT's FROM or inner joins."""
     alias, table = own
-    chain = _one_shortest_chain(table, name, by_name)
+    wanted_table, wanted_column = owner or (None, name)
+
+    def holds(box: Box) -> bool:
+        columns = {folded(str(column)) for column in box.frame.columns}
+        return wanted_table in (None, box.name) and folded(wanted_column) in columns
+
+    chain = _one_shortest_chain(table, holds, by_name)
     place = _table_place(tree, alias)
     if chain is None or place is None:
         return None
@@ -78,6 +96,7 @@ def join_for_column(
     for column in tree.find_all(exp.Column):
         if column.table == alias and folded(column.name) == folded(name):
             column.set("table", exp.to_identifier(last))
+            column.set("this", exp.to_identifier(wanted_column))
     joins = select.args.get("joins") or []
     select.set("joins", [*joins[:position], *added, *joins[position:]])
     change = f"column {alias}.{name} reached through {_through(table, chain)}"
@@ -143,10 +162,13 @@ def _through(table: str, chain: list[Link]) -> str:
     return " -> ".join([table, *(link.to_box for link in chain)])
 
 
-def _one_shortest_chain(start: str, name: str, by_name: dict[str, Box]) -> list[Link] | None:
+def _one_shortest_chain(
+    start: str, holds: Callable[[Box], bool], by_name: dict[str, Box]
+) -> list[Link] | None:
     """The foreign keys, followed from the table that holds each, from table
-    `start` to the nearest table with column `name`; None when there is no
-    such table within MAX_JOINS, or two chains of that length reach one."""
+    `start` to the nearest table that `holds` the column sought; None when
+    there is no such table within MAX_JOINS, or two chains of that length
+    reach one."""
     keys = (
         Link(box.name, key.field, key.ref_box, key.ref_field)
         for box in by_name.values()
@@ -160,7 +182,7 @@ def _one_shortest_chain(start: str, name: str, by_name: dict[str, Box]) -> list[
         if found and len(chain) > len(found[0]):
             break
         at = chain[-1].to_box if chain else start
-        if chain and folded(name) in {folded(str(column)) for column in by_name[at].frame.columns}:
+        if chain and holds(by_name[at]):
             found.append(chain)
             continue
         if len(chain) < MAX_JOINS:

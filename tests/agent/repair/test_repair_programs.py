@@ -319,6 +319,39 @@ def test_a_column_of_a_table_keys_lead_to_is_reached_through_them(medals, query,
     assert execute(repaired.code, medals, "sql").result == expected
 
 
+@pytest.mark.parametrize(
+    ("query", "change", "expected"),
+    [
+        (
+            "SELECT COUNT(*) FROM Medal AS T1 WHERE T1.medal_type = 'Gold'",
+            "column T1.medal_type -> T1.type",
+            [[3]],
+        ),
+        (
+            "SELECT COUNT(*) FROM Medal AS T1 JOIN Format AS T2 ON T1.format_id = T2.format_id "
+            "WHERE T1.format_name = '100 m'",
+            "column T1.format_name -> T2.name",
+            [[2]],
+        ),
+        (
+            "SELECT COUNT(*) FROM Medal AS T1 WHERE T1.athlete_name = 'Ann'",
+            "column T1.athlete_name reached through Medal -> Format -> Tournament -> Athlete",
+            [[3]],
+        ),
+    ],
+)
+def test_a_column_named_table_underscore_column_is_that_tables_column(
+    medals, query, change, expected
+):
+    """`medal_type` is how a joined view names Medal's `type`; small models
+    use the view's names on the tables."""
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None and repaired.changes == (change,)
+    assert execute(repaired.code, medals, "sql").result == expected
+
+
 def test_a_column_only_a_one_to_many_step_reaches_is_left_to_the_llm(medals):
     # a tournament's athlete has a profile, but keys lead from Profile to Athlete, not back
     query = "SELECT T1.name FROM Tournament AS T1 WHERE T1.city = 'Oslo'"
