@@ -3,7 +3,8 @@
     plan -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
     execute -> repair -> execute      (a failed name fixed with no LLM call)
     reflect -> generate_code          (execution feedback: a corrected program)
-    vote -> read_data -> vote         (once: the model reads the data)
+    vote -> read_data -> vote         (once: the model reads the data; with no
+                                      reading, on to retrieve_demonstrations)
     vote -> retrieve_demonstrations   (the next candidate) | END
 
 Each candidate is a chain of attempts (a program and its corrections) in one
@@ -37,6 +38,7 @@ from agent.nodes import (
     route_after_execute,
     route_after_generate,
     route_after_plan,
+    route_after_read,
     route_after_reflect,
     route_after_repair,
     route_after_vote,
@@ -62,7 +64,7 @@ def build_graph(checkpointer: Any = None) -> Any:
     builder.add_node("vote", vote)
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", route_after_plan)
-    builder.add_edge("read_data", "vote")
+    builder.add_conditional_edges("read_data", route_after_read)
     builder.add_edge("retrieve_demonstrations", "generate_code")
     builder.add_conditional_edges("generate_code", route_after_generate)
     builder.add_conditional_edges("execute", route_after_execute)

@@ -14,7 +14,7 @@ and their normalised rows (ids across tables) are what a model reads worst."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.runtime import Runtime
 
@@ -93,6 +93,14 @@ def read_data(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, An
         if agreeing >= context.stop_votes:
             break  # the vote is decided: more readings could not change it
     return {**update, **usage}
+
+
+def route_after_read(state: AgentState) -> Literal["vote", "retrieve_demonstrations"]:
+    """Readings go to the vote; when none was added (the data is not read,
+    or every reply failed), the candidate vote already chose is written."""
+    candidates = state.get("candidates") or []
+    read = bool(candidates) and candidates[-1].origin == "reading"
+    return "vote" if read else "retrieve_demonstrations"
 
 
 def _whole_data_text(state: AgentState, context: AgentContext) -> str | None:

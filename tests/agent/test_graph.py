@@ -50,6 +50,7 @@ def test_the_graph_has_the_design_nodes_and_edges():
         ("plan", "retrieve_demonstrations"),
         ("plan", "execute"),
         ("read_data", "vote"),
+        ("read_data", "retrieve_demonstrations"),
         ("retrieve_demonstrations", "generate_code"),
         ("generate_code", "execute"),
         ("generate_code", "reflect"),
