@@ -44,11 +44,7 @@ def join_through_keys(
     chain's last table. None when no single chain, or no such join before
     which to put it, exists."""
     alias, table = own
-
-    def holds(box: Box) -> bool:
-        return folded(name) in {folded(str(column)) for column in box.frame.columns}
-
-    chain = _one_shortest_chain(table, holds, by_name)
+    chain = _one_shortest_chain(table, lambda box: _has_column(box, name), by_name)
     join = _join_comparing(tree, (alias, name), (holder, name))
     if chain is None or join is None or not isinstance(join.parent, exp.Select):
         return None
@@ -84,8 +80,7 @@ def join_for_column(
     wanted_table, wanted_column = owner or (None, name)
 
     def holds(box: Box) -> bool:
-        columns = {folded(str(column)) for column in box.frame.columns}
-        return wanted_table in (None, box.name) and folded(wanted_column) in columns
+        return wanted_table in (None, box.name) and _has_column(box, wanted_column)
 
     chain = _one_shortest_chain(table, holds, by_name)
     place = _table_place(tree, alias)
@@ -156,6 +151,11 @@ def _joined_by(tree: exp.Expression, alias: str, link: Link) -> str | None:
         if wanted in column_equalities(condition):
             return target
     return None
+
+
+def _has_column(box: Box, name: str) -> bool:
+    """Whether `box` has a column called `name`, compared loosely (`folded`)."""
+    return folded(name) in {folded(str(column)) for column in box.frame.columns}
 
 
 def _through(table: str, chain: list[Link]) -> str:
