@@ -1,7 +1,7 @@
 """The agent's LangGraph state machine:
 
     plan -> retrieve_demonstrations -> generate_code -> execute -> reflect -> vote
-    execute -> repair -> execute      (a failed name fixed with no LLM call)
+    execute -> repair -> execute      (a program fixed with no LLM call)
     reflect -> generate_code          (execution feedback: a corrected program)
     vote -> read_data -> vote         (once: the model reads the data; with no
                                       reading, on to retrieve_demonstrations)

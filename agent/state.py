@@ -105,6 +105,9 @@ class Attempt(BaseModel):
     """The names repair replaced in the program, as `old -> new`."""
     repair_tried: bool = False
     """Repair looked at this program's failure and could not fix it (or is off)."""
+    before_ties: Attempt | None = None
+    """The program as it ran before the tie rewrite (`agent.repair.sql_ties`),
+    put back by repair when the rewrite fails, runs to nothing or loses its first row."""
     problem: str | None = None
     executed: bool = False
     result: list[list[JsonValue]] | None = None

@@ -9,8 +9,10 @@ from langgraph.runtime import Runtime
 from agent.context import AgentContext
 from agent.events import context_of, emit
 from agent.repair.literals import matches_nothing
+from agent.repair.sql_ties import asks_for_several
 from agent.state import AgentState, Attempt, CodeFailure
 from agent.workspaces import workspace_of
+from plugins import get_registry
 from plugins.executor import execute as execute_in_sandbox
 
 SHOWN_ROWS = 5
@@ -74,14 +76,25 @@ def execute(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]
 
 def route_after_execute(state: AgentState) -> Literal["repair", "reflect"]:
     """A program that failed, or ran to no rows or a lone 0 (a text filter
-    may match nothing), goes to repair (when repair has not given up on this
-    program); everything else to reflect."""
+    may match nothing), goes to repair, and so does a SQL program whose
+    question asks for several answers ("year(s)": its `LIMIT 1` may drop
+    tied rows), when repair has not given up on the program; everything
+    else goes to reflect."""
     current = state["current"]
     assert current is not None
+    if current.origin != "llm" or current.repair_tried:
+        return "reflect"
     failed = current.error is not None or matches_nothing(current.result)
-    if failed and current.origin == "llm" and not current.repair_tried:
+    if failed or (asks_for_several(state["question"]) and _writes_sql(state)):
         return "repair"
     return "reflect"
+
+
+def _writes_sql(state: AgentState) -> bool:
+    """Whether the current route's programs are SQL."""
+    plan = state["plan"]
+    assert plan is not None
+    return get_registry().representation(plan.representation).language == "sql"
 
 
 def _earlier_run(state: AgentState, code: str, representation: str) -> Attempt | None:

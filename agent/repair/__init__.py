@@ -7,7 +7,9 @@ through Python's (`agent.repair.pandas`); both only ever rename: a repair
 that cannot decide returns None and the LLM gets the feedback instead.
 A program that ran to nothing because a text literal is no value of the
 data (`'Female'` for `female`) gets the value written in its place
-(`agent.repair.literals`).
+(`agent.repair.literals`). A SQL program that ran to rows and keeps one by
+`ORDER BY ... LIMIT 1` although its question asks for "year(s)" returns
+every row tied with the first instead (`agent.repair.sql_ties`).
 """
 
 from __future__ import annotations
