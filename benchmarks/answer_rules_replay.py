@@ -3,9 +3,12 @@ answers a finished evaluation run recorded: no model call.
 
 Each recorded SQL answer whose program still gives the recorded answer is
 run again in the sandbox on the question's own database and read by the
-working tree's rules: a yes/no question answered with a truth value or with
-a count of what it asks exists (`agent.yes_no`). The answer is scored by the
-task's metric against the recorded gold rows, before (as recorded) and after.
+working tree's rules: `LIMIT 1` under a question asking for "year(s)" keeps
+every tied row (`agent.repair.sql_ties`, kept only when it runs to rows
+holding the first, as the repair node does), and a yes/no question answered
+with a truth value or with a count of what it asks exists (`agent.yes_no`).
+The answer is scored by the task's metric against the recorded gold rows,
+before (as recorded) and after.
 Only the answer the vote chose is replayed: a rule that changes other
 candidates' results could change the vote too, which this does not show.
 
@@ -29,6 +32,7 @@ sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not
 
 from recorded_runs import replay_parser  # noqa: E402
 
+from agent.repair.sql_ties import keep_ties  # noqa: E402
 from agent.yes_no import as_yes_or_no  # noqa: E402
 from evaluation.agent_runs import WorkspaceCache, example_plugin  # noqa: E402
 from evaluation.datasets import read_dataset  # noqa: E402
@@ -42,8 +46,13 @@ def answer_now(question: str, code: str, workspace: Any) -> tuple[list[list[Any]
     run = execute(code, workspace, "sql")
     if run.error is not None or run.result is None:
         return None
-    rows = run.result
-    return rows, as_yes_or_no(question, list(run.columns or []), rows) or rows
+    rows, columns = run.result, list(run.columns or [])
+    ties = keep_ties(code, question, "sqlite")
+    if ties is not None and rows:
+        widened = execute(ties.code, workspace, "sql")
+        if widened.error is None and rows[0] in (widened.result or []):
+            rows, columns = widened.result or [], list(widened.columns or [])
+    return run.result, as_yes_or_no(question, columns, rows) or rows
 
 
 def main() -> None:
