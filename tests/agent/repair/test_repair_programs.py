@@ -286,6 +286,129 @@ def test_a_join_key_several_joins_away_is_reached_through_the_keys_between(medal
 
 
 @pytest.mark.parametrize(
+    ("query", "correct"),
+    [
+        (  # the medals joined on a key of the athlete's that Medal lacks
+            "SELECT T3.medal_id, T3.type FROM Profile AS T1 "
+            "INNER JOIN Athlete AS T2 ON T1.athlete_id = T2.athlete_id "
+            "INNER JOIN Medal AS T3 ON T2.athlete_id = T3.athlete_id "
+            "WHERE T2.name = 'Ann' ORDER BY T3.medal_id",
+            "SELECT Medal.medal_id, Medal.type FROM Athlete "
+            "JOIN Tournament ON Tournament.athlete_id = Athlete.athlete_id "
+            "JOIN Format ON Format.tournament_id = Tournament.tournament_id "
+            "JOIN Medal ON Medal.format_id = Format.format_id "
+            "WHERE Athlete.name = 'Ann' ORDER BY Medal.medal_id",
+        ),
+        (  # the key read again, in a later join and the WHERE clause
+            "SELECT T1.city, T3.name, T2.type FROM Profile AS T1 "
+            "JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id "
+            "JOIN Athlete AS T3 ON T2.athlete_id = T3.athlete_id WHERE T2.athlete_id = 2",
+            "SELECT Profile.city, Athlete.name, Medal.type FROM Profile "
+            "JOIN Athlete ON Athlete.athlete_id = Profile.athlete_id "
+            "JOIN Tournament ON Tournament.athlete_id = Athlete.athlete_id "
+            "JOIN Format ON Format.tournament_id = Tournament.tournament_id "
+            "JOIN Medal ON Medal.format_id = Format.format_id WHERE Athlete.athlete_id = 2",
+        ),
+        (  # the only other table with the key, in the FROM clause
+            "SELECT T2.type, COUNT(*) FROM Athlete AS T1 "
+            "JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id "
+            "WHERE T1.name = 'Ann' GROUP BY T2.type ORDER BY T2.type",
+            "SELECT Medal.type, COUNT(*) FROM Athlete "
+            "JOIN Tournament ON Tournament.athlete_id = Athlete.athlete_id "
+            "JOIN Format ON Format.tournament_id = Tournament.tournament_id "
+            "JOIN Medal ON Medal.format_id = Format.format_id "
+            "WHERE Athlete.name = 'Ann' GROUP BY Medal.type ORDER BY Medal.type",
+        ),
+    ],
+)
+def test_a_table_joined_on_a_key_it_lacks_is_reached_through_the_keys_between(
+    medals, query, correct
+):
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None
+    assert repaired.changes[0].endswith("reached through Medal -> Format -> Tournament")
+    expected = execute(correct, medals, "sql").result
+    assert expected and execute(repaired.code, medals, "sql").result == expected
+
+
+def test_a_second_key_the_table_lacks_reuses_the_tables_joined_for_the_first(medals):
+    query = (
+        "SELECT T2.type, COUNT(*) FROM Athlete AS T1 "
+        "JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id "
+        "JOIN Tournament AS T3 ON T2.tournament_id = T3.tournament_id "
+        "WHERE T1.name = 'Ann' AND T3.name = 'Worlds' GROUP BY T2.type ORDER BY T2.type"
+    )
+    boxes = workspace_boxes(medals)
+    changes = []
+    for _ in range(2):
+        error_type, message = failure(query, medals, "sql")
+        repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+        assert repaired is not None
+        query, changes = repaired.code, [*changes, *repaired.changes]
+    assert changes == [
+        "join key T2.athlete_id reached through Medal -> Format -> Tournament",
+        "join key T2.tournament_id reached through Medal -> Format",
+    ]
+    assert query.count("JOIN Format") == 1
+    assert execute(query, medals, "sql").result == [["Gold", 2], ["Silver", 1]]
+
+
+def test_the_joins_before_the_one_repaired_are_left_as_written(medals):
+    query = (
+        "SELECT COUNT(*) FROM Profile AS T1 INNER JOIN Athlete AS T2 "
+        "ON T1.athlete_id = T2.athlete_id INNER JOIN Medal AS T3 ON T2.athlete_id = T3.athlete_id"
+    )
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    repaired = repair_program(query, "sql", error_type, message, boxes, "sqlite")
+    assert repaired is not None
+    assert repaired.code == (
+        "SELECT COUNT(*) FROM Profile AS T1 INNER JOIN Athlete AS T2 "
+        "ON T1.athlete_id = T2.athlete_id "
+        "JOIN Tournament AS J1 ON T2.athlete_id = J1.athlete_id "
+        "JOIN Format AS J2 ON J2.tournament_id = J1.tournament_id "
+        "INNER JOIN Medal AS T3 ON T3.format_id = J2.format_id"
+    )
+
+
+def test_a_table_joined_on_a_key_by_more_than_an_equality_is_left_to_the_llm(medals):
+    query = (
+        "SELECT COUNT(*) FROM Athlete AS T1 "
+        "JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id AND T2.type = 'Gold'"
+    )
+    error_type, message = failure(query, medals, "sql")
+    boxes = workspace_boxes(medals)
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
+def test_a_table_two_chains_of_keys_lead_from_is_left_to_the_llm(tmp_path):
+    """A medal reaches its athlete through its tournament and through its
+    team, in one join each: which one the query meant is not clear."""
+    path = tmp_path / "teams.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.executescript(
+            """
+            CREATE TABLE Athlete (athlete_id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE Tournament (tournament_id INTEGER PRIMARY KEY,
+                athlete_id INTEGER REFERENCES Athlete(athlete_id));
+            CREATE TABLE Team (team_id INTEGER PRIMARY KEY,
+                athlete_id INTEGER REFERENCES Athlete(athlete_id));
+            CREATE TABLE Medal (medal_id INTEGER PRIMARY KEY,
+                tournament_id INTEGER REFERENCES Tournament(tournament_id),
+                team_id INTEGER REFERENCES Team(team_id));
+            INSERT INTO Athlete VALUES (1, 'Ann');
+            """
+        )
+    teams = Workspace.of([load_source(str(path))])
+    query = "SELECT COUNT(*) FROM Athlete AS T1 JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id"
+    error_type, message = failure(query, teams, "sql")
+    boxes = workspace_boxes(teams)
+    assert repair_program(query, "sql", error_type, message, boxes, "sqlite") is None
+
+
+@pytest.mark.parametrize(
     ("query", "change", "expected"),
     [
         (
