@@ -9,12 +9,7 @@ from sqlglot import exp
 
 from agent.repair import Repair
 from agent.repair.names import folded, nearest_name
-from agent.repair.sql_join_chains import (
-    column_equalities,
-    join_comparing,
-    join_for_column,
-    join_through_keys,
-)
+from agent.repair.sql_join_chains import column_equalities, join_for_column, join_through_keys
 from agent.repair.sql_quoting import quote_bare_names
 from plugins import Box
 
@@ -95,13 +90,10 @@ def _repair_column(
             for alias, table in aliases.items()
             if table in by_name and name in _fields(by_name[table]) and alias != qualifier
         ]
-        partner = _join_partner(tree, qualifier, name, holders)
-        if partner is not None:  # on a copy: with other holders, the repairs below may follow
-            rejoined = _repair_join_key(
-                tree.copy(), dialect, aliases, by_name, qualifier, partner, name
-            )
-            if rejoined is not None or len(holders) == 1:
-                return rejoined
+        if len(holders) == 1:
+            (holder,) = holders
+            if _compared(tree, (qualifier, name), (holder, name)):
+                return _repair_join_key(tree, dialect, aliases, by_name, qualifier, holder, name)
         keyed = _join_on_declared_key(tree, dialect, aliases, by_name, qualifier, name)
         if keyed is not None:
             return keyed
@@ -177,25 +169,6 @@ def _compared(tree: exp.Expression, left: tuple[str, str], right: tuple[str, str
     """Whether the query compares column `left` with column `right` (each as
     (qualifier, name)) for equality, in either order."""
     return any(sides == {left, right} for sides in column_equalities(tree))
-
-
-def _join_partner(
-    tree: exp.Expression, qualifier: str, name: str, holders: list[str]
-) -> str | None:
-    """The one alias of `holders` whose `name` the query compares with
-    `qualifier.name`, the column `qualifier`'s table lacks; of several, the
-    one `qualifier`'s own join compares it with (`PersonalInformation AS T1
-    JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id JOIN Athlete AS T3 ON
-    T2.athlete_id = T3.athlete_id`: T1, where the medals are joined in)."""
-    compared = [holder for holder in holders if _compared(tree, (qualifier, name), (holder, name))]
-    if len(compared) > 1:
-        compared = [
-            holder
-            for holder in compared
-            if (join := join_comparing(tree, (qualifier, name), (holder, name))) is not None
-            and join.this.alias_or_name == qualifier
-        ]
-    return compared[0] if len(compared) == 1 else None
 
 
 def _repair_join_key(

@@ -10,15 +10,8 @@ the chain's tables in before the failing join and takes the column from
 the last of them. A column read from a table that lacks it
 (`PersonalInformation AS T1 ... WHERE T1.name = 'Ann'`, the name being
 the Athlete's) is reached the same way, the chain joined right after the
-table. Following keys only that way, every row meets at most one row of
-the next table, so the joins add no rows.
-
-When the failing join is that of the table at hand
-(`Athlete AS T1 JOIN Medal AS T2 ON T1.athlete_id = T2.athlete_id`), the
-chain is joined before it the other way round, from the table with the
-column to the table at hand: the athlete's tournaments, their formats,
-their medals. Each medal still meets one format and one tournament, so
-it is joined once, as the written join meant.
+table. Following keys only that way, every row meets at most
+one row of the next table, so the joins add no rows.
 """
 
 from __future__ import annotations
@@ -46,29 +39,23 @@ def join_through_keys(
 ) -> Repair | None:
     """`tree` with the tables of the one shortest foreign-key chain from
     `own` (alias, table) to a table with column `name` joined in before the
-    inner join whose condition compares `own`'s alias `.name` with
-    `holder.name`: its SELECT then reads every `alias.name` from the
-    chain's far end. When that join is `own`'s, its condition must be that
-    one equality: the chain's tables are then joined far end first, the
-    equality joining the far end to `holder`, and `own` follows the
-    chain's first key. None when no single chain, or no such join before
+    inner join of `holder` whose condition compares `own`'s alias `.name`
+    with `holder.name`, that condition then reading the column from the
+    chain's last table. None when no single chain, or no such join before
     which to put it, exists."""
     alias, table = own
     chain = _one_shortest_chain(table, lambda box: _has_column(box, name), by_name)
-    join = join_comparing(tree, (alias, name), (holder, name))
+    join = _join_comparing(tree, (alias, name), (holder, name))
     if chain is None or join is None or not isinstance(join.parent, exp.Select):
         return None
-    if join.this.alias_or_name == holder:
-        added, last = _chain_joins(tree, alias, chain)
-    elif isinstance(join.args["on"], exp.EQ):
-        added, last = _chain_joins_towards(tree, join, chain)
-    else:
-        return None
+    added, last = _chain_joins(tree, alias, chain)
+    for column in join.args["on"].find_all(exp.Column):
+        if column.table == alias and column.name == name:
+            column.set("table", exp.to_identifier(last))
     select = join.parent
     joins = select.args["joins"]
     position = next(index for index, found in enumerate(joins) if found is join)
     select.set("joins", [*joins[:position], *added, *joins[position:]])
-    _read_from(select, alias, name, (last, name))
     change = f"join key {alias}.{name} reached through {_through(table, chain)}"
     return Repair(tree.sql(dialect=dialect), (change,))
 
@@ -101,7 +88,10 @@ def join_for_column(
         return None
     select, position = place
     added, last = _chain_joins(tree, alias, chain)
-    _read_from(tree, alias, name, (last, wanted_column))
+    for column in tree.find_all(exp.Column):
+        if column.table == alias and folded(column.name) == folded(name):
+            column.set("table", exp.to_identifier(last))
+            column.set("this", exp.to_identifier(wanted_column))
     joins = select.args.get("joins") or []
     select.set("joins", [*joins[:position], *added, *joins[position:]])
     change = f"column {alias}.{name} reached through {_through(table, chain)}"
@@ -137,75 +127,29 @@ def _chain_joins(tree: exp.Expression, alias: str, chain: list[Link]) -> tuple[l
             continue
         step = _free_alias(taken)
         taken.add(step)
-        added.append(_join(link.to_box, step, _key_equality(link, previous, step)))
+        condition = exp.EQ(
+            this=exp.column(link.from_field, table=previous),
+            expression=exp.column(link.to_field, table=step),
+        )
+        joined = exp.alias_(exp.to_table(link.to_box), step, table=True)
+        added.append(exp.Join(this=joined, on=condition))
         previous = step
     return added, previous
 
 
-def _chain_joins_towards(
-    tree: exp.Expression, join: exp.Join, chain: list[Link]
-) -> tuple[list[exp.Join], str]:
-    """The inner joins of `chain`'s tables, far end first, each under a
-    fresh alias and joined to the one after it by the chain's key, to go
-    before `join`, the join of the table the chain starts from: the first
-    of them takes `join`'s condition, and `join` then follows the chain's
-    first key. Also the alias of the far end."""
-    alias = join.this.alias_or_name
-    taken = {found.alias_or_name for found in tree.find_all(exp.Table)}
-    steps: list[str] = []
-    for _ in chain:
-        steps.append(_free_alias(taken))
-        taken.add(steps[-1])
-    targets = steps[::-1]  # the alias of the table each key of the chain leads to
-    condition = join.args["on"]
-    join.set("on", _key_equality(chain[0], alias, targets[0]))
-    added = [_join(chain[-1].to_box, targets[-1], condition)]
-    for index in reversed(range(len(chain) - 1)):
-        following = _key_equality(chain[index + 1], targets[index], targets[index + 1])
-        added.append(_join(chain[index].to_box, targets[index], following))
-    return added, targets[-1]
-
-
-def _join(table: str, alias: str, condition: exp.Expression) -> exp.Join:
-    """An inner join of `table` as `alias` on `condition`."""
-    return exp.Join(this=exp.alias_(exp.to_table(table), alias, table=True), on=condition)
-
-
-def _key_equality(link: Link, source: str, target: str) -> exp.EQ:
-    """`link`'s key as a join condition, from the table called `source` to
-    the one called `target`."""
-    return exp.EQ(
-        this=exp.column(link.from_field, table=source),
-        expression=exp.column(link.to_field, table=target),
-    )
-
-
-def _read_from(scope: exp.Expression, alias: str, name: str, target: tuple[str, str]) -> None:
-    """Every `alias.name` in `scope` read as `target` (alias, column) instead."""
-    for column in scope.find_all(exp.Column):
-        if column.table == alias and folded(column.name) == folded(name):
-            column.set("table", exp.to_identifier(target[0]))
-            column.set("this", exp.to_identifier(target[1]))
-
-
 def _joined_by(tree: exp.Expression, alias: str, link: Link) -> str | None:
     """The alias under which the query joins `link`'s target table on
-    `alias.from_field = target.to_field`, if it does: in the target's join,
-    or in `alias`'s own when the target came first (as a chain joined the
-    other way round leaves it)."""
-    targets = {
-        table.alias_or_name
-        for table in tree.find_all(exp.Table)
-        if table.name.casefold() == link.to_box.casefold()
-    }
+    `alias.from_field = target.to_field`, if it does."""
     for join in tree.find_all(exp.Join):
         condition = join.args.get("on")
         if condition is None or not isinstance(join.this, exp.Table):
             continue
-        joined = join.this.alias_or_name
-        for target in targets if joined == alias else targets & {joined}:
-            if {(alias, link.from_field), (target, link.to_field)} in column_equalities(condition):
-                return target
+        target = join.this.alias_or_name
+        if join.this.name.casefold() != link.to_box.casefold():
+            continue
+        wanted = {(alias, link.from_field), (target, link.to_field)}
+        if wanted in column_equalities(condition):
+            return target
     return None
 
 
@@ -256,21 +200,19 @@ def column_equalities(tree: exp.Expression) -> list[set[tuple[str, str]]]:
     ]
 
 
-def join_comparing(
+def _join_comparing(
     tree: exp.Expression, left: tuple[str, str], right: tuple[str, str]
 ) -> exp.Join | None:
-    """The one inner join, of `left`'s alias or `right`'s, whose condition
-    compares columns `left` and `right` (each (alias, name)) for equality;
-    None when there is none, or two."""
-    found = []
+    """The inner join of `right`'s alias whose condition compares columns
+    `left` and `right` (each (alias, name)) for equality."""
     for join in tree.find_all(exp.Join):
         inner = not join.side and join.kind in ("", "INNER")
         condition = join.args.get("on")
-        if not inner or condition is None or join.this.alias_or_name not in (left[0], right[0]):
+        if not inner or condition is None or join.this.alias_or_name != right[0]:
             continue
         if {left, right} in column_equalities(condition):
-            found.append(join)
-    return found[0] if len(found) == 1 else None
+            return join
+    return None
 
 
 def _free_alias(taken: set[str]) -> str:
