@@ -22,7 +22,6 @@ Run: python benchmarks/answer_rules_replay.py RESULTS_JSONL TASK DATASET [--conf
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,12 +29,10 @@ from typing import Any
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
 
-from recorded_runs import replay_parser  # noqa: E402
+from recorded_runs import recorded_sql_answers, replay_parser  # noqa: E402
 
 from agent.repair.sql_ties import keep_ties  # noqa: E402
 from agent.yes_no import as_yes_or_no  # noqa: E402
-from evaluation.agent_runs import WorkspaceCache, example_plugin  # noqa: E402
-from evaluation.datasets import read_dataset  # noqa: E402
 from evaluation.scoring import score_answer  # noqa: E402
 from plugins.executor import execute  # noqa: E402
 
@@ -59,15 +56,8 @@ def main() -> None:
     """Replay the rules on the run's recorded SQL answers and print the tally."""
     parser = replay_parser(__doc__.split("\n\n")[0])
     arguments = parser.parse_args()
-    examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}
-    workspaces = WorkspaceCache()
     replayed = right_before = right_after = not_replayed = 0
-    for line in arguments.results.read_text().splitlines():
-        recorded = json.loads(line)
-        if recorded["configuration"] != arguments.config or recorded["representation"] != "sql":
-            continue
-        example = examples[recorded["id"]]
-        workspace = workspaces.open(example.sources, example_plugin(example))
+    for recorded, example, workspace in recorded_sql_answers(arguments):
         outcome = answer_now(recorded["question"], recorded["code"] or "", workspace)
         predicted = recorded["predicted"]
         if outcome is None or predicted not in (outcome[0], outcome[1]):

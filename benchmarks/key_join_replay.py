@@ -19,21 +19,18 @@ Run: python benchmarks/key_join_replay.py RESULTS_JSONL TASK DATASET [--config N
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
 
-from recorded_runs import replay_parser  # noqa: E402
+from recorded_runs import recorded_sql_answers, replay_parser  # noqa: E402
 
 from agent.context import AgentContext  # noqa: E402
 from agent.planning import kg_focus, shown_vocabulary  # noqa: E402
 from agent.repair.literals import matches_nothing  # noqa: E402
 from agent.repair.sql_key_joins import repair_key_joins  # noqa: E402
-from evaluation.agent_runs import WorkspaceCache, example_plugin  # noqa: E402
-from evaluation.datasets import read_dataset  # noqa: E402
 from evaluation.scoring import score_answer  # noqa: E402
 from plugins import get_registry  # noqa: E402
 from plugins.executor import execute  # noqa: E402
@@ -43,18 +40,11 @@ def main() -> None:
     """Replay the repair on the run's programs that gave nothing; print the tally."""
     parser = replay_parser(__doc__.split("\n\n")[0])
     arguments = parser.parse_args()
-    examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}
-    workspaces = WorkspaceCache()
     representation = get_registry().representation("sql")
     hops = AgentContext().hops
     empty = changed = gave_rows = right = 0
     gained: set[str] = set()
-    for line in arguments.results.read_text().splitlines():
-        recorded = json.loads(line)
-        if recorded["configuration"] != arguments.config or recorded["representation"] != "sql":
-            continue
-        example = examples[recorded["id"]]
-        workspace = workspaces.open(example.sources, example_plugin(example))
+    for recorded, example, workspace in recorded_sql_answers(arguments):
         focus = kg_focus(workspace, example.question, example.entities, hops)
         boxes = shown_vocabulary(representation, workspace, focus, True).boxes
         for step in recorded["steps"]:

@@ -17,7 +17,6 @@ Run: python benchmarks/repair_replay.py RESULTS_JSONL TASK DATASET [--base REV] 
 from __future__ import annotations
 
 import importlib.util
-import json
 import subprocess
 import sys
 import tempfile
@@ -28,11 +27,9 @@ from typing import Any
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
 
-from recorded_runs import replay_parser  # noqa: E402
+from recorded_runs import recorded_sql_answers, replay_parser  # noqa: E402
 
 from agent.repair import sql as working_repair  # noqa: E402
-from evaluation.agent_runs import WorkspaceCache, example_plugin  # noqa: E402
-from evaluation.datasets import read_dataset  # noqa: E402
 from evaluation.scoring import score_answer  # noqa: E402
 from plugins import Box, Workspace, get_registry  # noqa: E402
 from plugins.executor import execute  # noqa: E402
@@ -80,17 +77,10 @@ def main() -> None:
     parser.add_argument("--base", default="HEAD", help="revision of the baseline repair")
     arguments = parser.parse_args()
     versions = {arguments.base: repair_at(arguments.base), "working tree": working_repair}
-    examples = {example.id: example for example in read_dataset(arguments.task, arguments.dataset)}
-    workspaces = WorkspaceCache()
     failing = 0
     ran = dict.fromkeys(versions, 0)
     right = dict.fromkeys(versions, 0)
-    for line in arguments.results.read_text().splitlines():
-        recorded = json.loads(line)
-        if recorded["configuration"] != arguments.config or recorded["representation"] != "sql":
-            continue
-        example = examples[recorded["id"]]
-        workspace = workspaces.open(example.sources, example_plugin(example))
+    for recorded, example, workspace in recorded_sql_answers(arguments):
         boxes = get_registry().representation("sql").vocabulary(workspace).boxes
         for step in recorded["steps"]:
             first = execute(step["code"] or "", workspace, "sql")
