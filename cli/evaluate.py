@@ -164,6 +164,7 @@ def eval_command(
             f"{summary.llm_calls_per_question:.2f} LLM calls, "
             f"{summary.computed_prompt_tokens_per_question:.0f} prompt tokens computed, "
             f"{summary.generated_tokens_per_question:.0f} generated and "
-            f"{summary.seconds_per_question:.1f} s per question"
+            f"{summary.seconds_per_question:.1f} s per question "
+            f"(median {summary.median_seconds:.1f})"
         )
     click.echo(f"report: {report}")

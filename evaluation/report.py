@@ -2,15 +2,18 @@
 
 Per configuration: accuracy with its 95% Wilson interval, the mean metric,
 LLM calls, prompt tokens computed (those the server took from its prompt
-cache left out), tokens generated and seconds per question, and the error
-categories of the wrong answers; TempTabQA-C adds accuracy per variant and the counterfactual
-gap; each other configuration is paired with the first on the questions
-both answered (the exact sign test says whether their difference is more
-than chance); a per-database table shows where the questions came from.
+cache left out), tokens generated, mean and median seconds per question,
+and the error categories of the wrong answers; TempTabQA-C adds accuracy per
+variant and the counterfactual gap; each other configuration is paired with
+the first on the questions both answered (the exact sign test says whether
+their difference is more than chance, and the median of the first's seconds
+over this one's, question by question, is the cost of the first in units of
+this one); a per-database table shows where the questions came from.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,6 +41,7 @@ class ConfigurationSummary(BaseModel):
     computed_prompt_tokens_per_question: float
     generated_tokens_per_question: float
     seconds_per_question: float
+    median_seconds: float
     errors: dict[str, int]
     by_variant: dict[str, float] = {}
     counterfactual_gap: float | None = None
@@ -53,6 +57,11 @@ class PairedComparison(BaseModel):
     only_reference_right: int
     only_this_right: int
     sign_test_p: float
+    median_seconds_ratio: float | None
+    """The median, over the questions both answered, of the reference's
+    seconds divided by this configuration's: how many times this one's time
+    the reference takes on the same question (None when no question has
+    time recorded for both)."""
 
 
 def summarise(results: Sequence[ItemResult]) -> list[ConfigurationSummary]:
@@ -67,27 +76,29 @@ def compare_paired(results: Sequence[ItemResult]) -> list[PairedComparison]:
     """Every configuration after the first against the first, on the questions
     both answered: accuracies of unpaired samples overlap long before a
     question-by-question difference stops being chance."""
-    outcomes: dict[str, dict[tuple[str, str | None], bool]] = defaultdict(dict)
+    answered: dict[str, dict[tuple[str, str | None], ItemResult]] = defaultdict(dict)
     for result in results:
-        outcomes[result.configuration][(result.id, result.variant)] = result.correct
-    if not outcomes:
+        answered[result.configuration][(result.id, result.variant)] = result
+    if not answered:
         return []
-    reference, *others = outcomes
+    reference, *others = answered
     comparisons = []
     for name in others:
-        shared = outcomes[reference].keys() & outcomes[name].keys()
-        pairs = [(outcomes[reference][key], outcomes[name][key]) for key in shared]
-        only_reference = sum(first and not second for first, second in pairs)
-        only_this = sum(second and not first for first, second in pairs)
+        shared = answered[reference].keys() & answered[name].keys()
+        pairs = [(answered[reference][key], answered[name][key]) for key in shared]
+        only_reference = sum(first.correct and not second.correct for first, second in pairs)
+        only_this = sum(second.correct and not first.correct for first, second in pairs)
+        ratios = [first.seconds / second.seconds for first, second in pairs if second.seconds > 0]
         comparisons.append(
             PairedComparison(
                 configuration=name,
                 reference=reference,
                 questions=len(pairs),
-                both_right=sum(first and second for first, second in pairs),
+                both_right=sum(first.correct and second.correct for first, second in pairs),
                 only_reference_right=only_reference,
                 only_this_right=only_this,
                 sign_test_p=sign_test(only_this, only_reference),
+                median_seconds_ratio=statistics.median(ratios) if ratios else None,
             )
         )
     return comparisons
@@ -116,6 +127,7 @@ def _summary(name: str, items: list[ItemResult]) -> ConfigurationSummary:
         computed_prompt_tokens_per_question=sum(_computed(item) for item in items) / count,
         generated_tokens_per_question=sum(item.completion_tokens for item in items) / count,
         seconds_per_question=sum(item.seconds for item in items) / count,
+        median_seconds=statistics.median(item.seconds for item in items),
         errors={category: errors.get(category, 0) for category in ERROR_CATEGORIES},
         by_variant=by_variant,
         counterfactual_gap=gap,
@@ -141,15 +153,16 @@ def write_report(results: Sequence[ItemResult], folder: Path, title: str) -> Pat
     lines = [f"# {title}", "", f"Metric: {METRIC_NAMES.get(task, 'accuracy')}.", ""]
     lines += [
         "| configuration | questions | accuracy | 95% CI | mean metric | LLM calls/q "
-        "| computed prompt tokens/q | generated tokens/q | seconds/q |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| computed prompt tokens/q | generated tokens/q | seconds/q | median s |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for s in summaries:
         lines.append(
             f"| {s.configuration} | {s.questions} | {s.accuracy:.1%} | "
             f"{s.interval[0]:.1%}–{s.interval[1]:.1%} | {s.mean_score:.3f} | "
             f"{s.llm_calls_per_question:.2f} | {_computed_cell(s)} | "
-            f"{s.generated_tokens_per_question:.0f} | {s.seconds_per_question:.1f} |"
+            f"{s.generated_tokens_per_question:.0f} | {s.seconds_per_question:.1f} | "
+            f"{s.median_seconds:.1f} |"
         )
     if any(s.by_variant for s in summaries):
         lines += [
@@ -189,16 +202,19 @@ def _paired_table(comparisons: list[PairedComparison]) -> list[str]:
     lines = [
         "",
         f"Paired with {reference} on the questions both answered (exact two-sided sign test "
-        "on the questions only one of the two got right):",
+        f"on the questions only one of the two got right; {reference}'s seconds over this "
+        "one's, the median of the per-question ratios):",
         "",
         f"| configuration | questions | both right | only {reference} right "
-        "| only this one right | sign test p |",
-        "|---|---|---|---|---|---|",
+        f"| only this one right | sign test p | {reference} s / this s |",
+        "|---|---|---|---|---|---|---|",
     ]
     for c in comparisons:
+        ratio = "–" if c.median_seconds_ratio is None else f"{c.median_seconds_ratio:.2f}x"
         lines.append(
             f"| {c.configuration} | {c.questions} | {c.both_right} | "
-            f"{c.only_reference_right} | {c.only_this_right} | {_p_value(c.sign_test_p)} |"
+            f"{c.only_reference_right} | {c.only_this_right} | {_p_value(c.sign_test_p)} "
+            f"| {ratio} |"
         )
     return lines
 

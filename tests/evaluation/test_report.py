@@ -10,7 +10,7 @@ from evaluation.report import compare_paired, write_report
 from evaluation.runner import ItemResult
 
 
-def result(configuration: str, position: int, correct: bool) -> ItemResult:
+def result(configuration: str, position: int, correct: bool, seconds: float = 0.0) -> ItemResult:
     return ItemResult(
         configuration=configuration,
         id=f"q{position}",
@@ -23,6 +23,7 @@ def result(configuration: str, position: int, correct: bool) -> ItemResult:
         category=None if correct else "execution error",
         predicted=[["1"]] if correct else [],
         gold=[["1"]],
+        seconds=seconds,
     )
 
 
@@ -74,3 +75,34 @@ def test_one_configuration_has_no_paired_table(tmp_path: Path) -> None:
     results = [result("pandora", n, n % 3 == 0) for n in range(6)]
     assert compare_paired(results) == []
     assert "Paired with" not in write_report(results, tmp_path, "alone").read_text()
+
+
+def test_the_cost_of_the_first_configuration_is_the_median_of_its_per_question_time_ratios(
+    tmp_path: Path,
+) -> None:
+    """The cost target compares seconds on the same question. pandora takes
+    20, 30, 90 and 400 s against the direct answer's 10 s each (ratios 2, 3,
+    9 and 40: median 6), which the ratio of the mean seconds (135 / 10 = 13.5)
+    or of the medians (60 / 10) would not tell apart from a uniform 6x; q4,
+    answered by pandora alone, and q5, with no time recorded for the direct
+    answer, are left out."""
+    pandora_seconds = [20.0, 30.0, 90.0, 400.0, 5.0, 8.0]
+    results = [result("pandora", n, True, s) for n, s in enumerate(pandora_seconds)]
+    results += [result("direct-answer", n, False, 10.0) for n in range(4)]
+    results.append(result("direct-answer", 5, False, 0.0))
+    (comparison,) = compare_paired(results)
+    assert comparison.median_seconds_ratio == 6.0
+    text = write_report(results, tmp_path, "cost").read_text(encoding="utf-8")
+    assert "| direct-answer | 5 | 0 | 5 | 0 | 0.062 | 6.00x |" in text
+    assert "pandora s / this s" in text
+    pandora_line = next(line for line in text.splitlines() if line.startswith("| pandora | 6 |"))
+    assert pandora_line.endswith("| 92.2 | 25.0 |")
+
+
+def test_no_time_recorded_gives_no_ratio(tmp_path: Path) -> None:
+    """Results from before seconds were recorded (0.0) leave the ratio empty, not 0."""
+    results = [result("pandora", n, n < 2) for n in range(3)]
+    results += [result("sql", n, n > 0) for n in range(3)]
+    (comparison,) = compare_paired(results)
+    assert comparison.median_seconds_ratio is None
+    assert "| sql | 3 | 1 | 1 | 1 | 1.000 | – |" in write_report(results, tmp_path, "x").read_text()
