@@ -63,6 +63,11 @@ class AgentContext:
     joined_views: bool | None = None
     """Show each foreign-key chain of a database pre-joined as one view (SQL)
     or BOX (pandas) beside its tables (`plugins.joined_views`)."""
+    views_alone: bool = False
+    """When the joined views join every table, show the views alone: the
+    same fields but the keys, in half the prompt (the tables stay
+    queryable). Measured on TempTabQA-C, not yet a default
+    (docs/evaluation.md, "The joined view alone")."""
     readings: int | None = None
     """How many times the model reads data small enough to show whole and
     answers directly (the first greedy, the others sampled at

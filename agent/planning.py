@@ -12,7 +12,7 @@ from memory.settings import MemorySettings
 from plugins import Focus, Workspace, get_registry
 from plugins.errors import BadInputError
 from plugins.loaders.row_counts import database_rows
-from plugins.model import Vocabulary
+from plugins.model import SchemaItem, Vocabulary
 from plugins.protocols import Representation
 
 if TYPE_CHECKING:
@@ -99,14 +99,17 @@ def prompt_schema(
     linking_keep: int,
     example_values: int = 0,
     joined_views: bool = True,
+    views_alone: bool = False,
 ) -> PromptSchema:
     """Render the schema (with `example_values` values per field, or rows per
     table, in the shown text; the full text is structure only); without
     `joined_views`, cut the joined views (their items and blocks) out of the
-    shown text (the full text, the program cache's key, keeps them); cut it
-    to the relevant items when the representation lists more than
-    `linking_min_items`; add the representation's notes (for pandas: the
-    fields of different sources that share values)."""
+    shown text (the full text, the program cache's key, keeps them); with
+    `views_alone`, show only the joined views when they join every table
+    (`views_joining_everything`); cut it to the relevant items when the
+    representation lists more than `linking_min_items`; add the
+    representation's notes (for pandas: the fields of different sources
+    that share values)."""
     chosen = get_registry().representation(representation)
     full_text = chosen.render_schema(workspace, focus)
     items = chosen.schema_items(workspace, focus)
@@ -117,6 +120,9 @@ def prompt_schema(
     if not joined_views and any(item.joins for item in items):
         items = [item for item in items if not item.joins]
         shown_text = keep_blocks(shown_text, [item.name for item in items])
+    elif joined_views and views_alone and views_joining_everything(items):
+        items = views_joining_everything(items)
+        shown_text = keep_blocks(shown_text, [item.name for item in items])
     if len(items) > linking_min_items:
         linked = link_schema(question, items, linking_keep, MemorySettings.from_env().embedding)
         shown_text = keep_blocks(shown_text, linked)
@@ -124,6 +130,20 @@ def prompt_schema(
     if notes:
         shown_text += "\n\n" + "\n".join(notes)
     return PromptSchema(full_text, shown_text, linked)
+
+
+def views_joining_everything(items: Sequence[SchemaItem]) -> list[SchemaItem]:
+    """The joined views among `items` when, together, they join every table
+    among them and none leaves a row of its tables out, so that the views
+    alone show all the data but its keys (a TempTabQA-C athlete: Medal,
+    Format, Tournament, Athlete and their personal details, one view); else
+    none. An artist with no track sold is in no view of purchases, so such
+    a schema keeps its tables. The tables stay queryable either way."""
+    views = [item for item in items if item.joins]
+    joined = {table for view in views for table in view.joins}
+    tables = {item.name for item in items if not item.joins}
+    whole = all(view.loses_no_row for view in views)
+    return views if views and whole and tables <= joined else []
 
 
 def shown_vocabulary(

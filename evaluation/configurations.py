@@ -29,6 +29,8 @@ class Configuration(BaseModel):
     example_values: int | None = None
     joined_views: bool | None = None
     """Joined views in the schema; None keeps the model's default."""
+    views_alone: bool = False
+    """The joined views alone when they join every table (`AgentContext.views_alone`)."""
     readings: int | None = None
     """Readings of small data voting beside the programs; None keeps the model's default."""
     repair: bool = True
@@ -101,6 +103,11 @@ CONFIGURATIONS: dict[str, Configuration] = {
             name="no-views",
             description="schema without joined views of foreign-key chains",
             joined_views=False,
+        ),
+        Configuration(
+            name="views-alone",
+            description="the joined views alone when they join every table, not their tables",
+            views_alone=True,
         ),
         Configuration(
             name="no-guidance",

@@ -194,6 +194,7 @@ def configured_context(base: AgentContext, configuration: Configuration) -> Agen
             if configuration.joined_views is not None
             else base.joined_views
         ),
+        views_alone=configuration.views_alone or base.views_alone,
         readings=configuration.readings if configuration.readings is not None else base.readings,
         repair=configuration.repair,
         stop_when_sure=configuration.stop_when_sure,

@@ -88,6 +88,10 @@ class SchemaItem:
     joins: tuple[str, ...] = ()
     """The tables a joined view is made of (`plugins.joined_views`); empty
     for a table or BOX of the data itself."""
+    loses_no_row: bool = False
+    """For a joined view: every row of every table it joins is in it (no
+    athlete without medals, no artist without a track sold), checked on the
+    data; False when that is not so or was not checked."""
 
     def description(self) -> str:
         """Words describing the item, for the embedding."""

@@ -47,6 +47,7 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict[str, Any]:
             context.schema_linking_keep,
             context.example_value_count(),
             context.joined_views_in_use(),
+            context.views_alone,
         )
         plans.append(
             Plan(

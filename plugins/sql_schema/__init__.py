@@ -93,16 +93,27 @@ class SqlSchemaRepresentation(RepresentationDefaults):
     def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
         """The tables of the database (or the flat tables, or the KG's BOXes
         for `focus`) with their columns and keys, then its joined views,
-        referring to the tables they join."""
+        referring to the tables they join, each checked (once per workspace,
+        on a database of at most VOCABULARY_MAX_ROWS rows) for losing no row."""
+        from plugins.loaders.row_counts import database_rows
         from plugins.sql_schema.targets import workspace_sql_target
 
         target = workspace_sql_target(workspace, focus)
+        small = all(
+            database_rows(workspace, source) <= VOCABULARY_MAX_ROWS for source in workspace.sources
+        )
         views = [
             SchemaItem(
                 view.name,
                 tuple(column.name for column in view.columns),
                 view.tables,
                 joins=view.tables,
+                loses_no_row=small
+                and workspace.derived(
+                    ("joined view loses no row", view.name),
+                    focus,
+                    lambda view=view: target.view_loses_no_row(view),
+                ),
             )
             for view in target.joined_views()
         ]

@@ -30,6 +30,8 @@ from plugins.workspace import Workspace
 if TYPE_CHECKING:
     from plugins.loaders.database_schema import Database
 
+COVERAGE_TIMEOUT_SECONDS = 10.0
+
 
 @dataclass
 class DatabaseTarget:
@@ -57,6 +59,23 @@ class DatabaseTarget:
     def render_views_ddl(self) -> list[str]:
         """Each joined view as the schema shows it."""
         return [view_ddl(view, self.database) for view in self.joined_views()]
+
+    def view_loses_no_row(self, view: JoinedView) -> bool:
+        """Whether every row of every table of `view` is in it: the fact
+        table's are (the view has one row per fact row), and a joined
+        table's rows all are when each has its key among the values the
+        table it is joined from holds, link by link from the fact table."""
+        with self.cursor(COVERAGE_TIMEOUT_SECONDS) as cursor:
+            for link in view.links:
+                joined, key = quote_identifier(link.to_box), quote_identifier(link.to_field)
+                source, value = quote_identifier(link.from_box), quote_identifier(link.from_field)
+                cursor.execute(
+                    f"SELECT 1 FROM {joined} WHERE {key} IS NULL OR {key} NOT IN "
+                    f"(SELECT {value} FROM {source} WHERE {value} IS NOT NULL) LIMIT 1"
+                )
+                if cursor.fetchall():
+                    return False
+        return True
 
     def schema_items(self) -> list[SchemaItem]:
         """Each table with its columns and the tables its foreign keys refer to."""
@@ -141,6 +160,10 @@ class TablesTarget:
     def render_views_ddl(self) -> list[str]:
         """None: no joined views over copied tables."""
         return []
+
+    def view_loses_no_row(self, view: JoinedView) -> bool:
+        """Never asked: copied tables have no joined views."""
+        return False
 
     def schema_items(self) -> list[SchemaItem]:
         """Each table with its columns and the tables its foreign keys refer to."""
