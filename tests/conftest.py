@@ -85,3 +85,21 @@ def _release_memory_stores() -> None:
 
     retrieval._store_for.cache_clear()
     SharedSystemClient.clear_system_cache()
+
+
+@pytest.fixture
+def medals_database(tmp_path: Path) -> Path:
+    """An athlete's medals as the TempTabQA-C loader writes them: a real
+    SQLite file of Medal, Format, Tournament, Athlete and PersonalInformation,
+    whose joined view `medal_details` holds every row of its tables."""
+    from evaluation.datasets.temptabqa import Infobox, write_database
+
+    medals = Infobox(
+        name="Ann Example",
+        country="NOR",
+        tournaments=[
+            ("Olympic Games", [("Singles", [("Gold", 2016, "Rio"), ("Gold", 2020, "Tokyo")])]),
+            ("World Championships", [("Doubles", [("Bronze", 2019, "Oslo")])]),
+        ],
+    )
+    return write_database(medals, tmp_path / "medals.sqlite")

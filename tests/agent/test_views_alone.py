@@ -7,31 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
-
 from agent import AgentContext, ask
 from agent.planning import prompt_schema
 from evaluation.configurations import CONFIGURATIONS
-from evaluation.datasets.temptabqa import Infobox, write_database
 from evaluation.runner import configured_context
 from plugins import Workspace, load_source
 from tests.agent.conftest import fenced
 from tests.fake_openai import Step
 
-MEDALS = Infobox(
-    name="Ann Example",
-    country="NOR",
-    tournaments=[
-        ("Olympic Games", [("Singles", [("Gold", 2016, "Rio"), ("Gold", 2020, "Tokyo")])]),
-        ("World Championships", [("Doubles", [("Bronze", 2019, "Oslo")])]),
-    ],
-)
 QUESTION = "How many gold medals did Ann Example win?"
-
-
-@pytest.fixture
-def medals(tmp_path):
-    return write_database(MEDALS, tmp_path / "medals.sqlite")
 
 
 def schemas(path, representation="sql"):
@@ -42,8 +26,8 @@ def schemas(path, representation="sql"):
     ]
 
 
-def test_a_view_joining_every_table_is_shown_alone(medals):
-    beside, alone = schemas(medals)
+def test_a_view_joining_every_table_is_shown_alone(medals_database):
+    beside, alone = schemas(medals_database)
     assert alone.shown_text.startswith("CREATE VIEW medal_details (")
     assert "CREATE TABLE" not in alone.shown_text
     assert "-- (1, 'Gold', 2016, 'Rio', 'Singles', 'Olympic Games'" in alone.shown_text
@@ -59,14 +43,14 @@ def test_a_view_that_loses_rows_keeps_its_tables(examples):
     assert "CREATE TABLE artist (" in alone.shown_text
 
 
-def test_views_alone_needs_the_views(medals):
-    workspace = Workspace.of([load_source(str(medals))])
+def test_views_alone_needs_the_views(medals_database):
+    workspace = Workspace.of([load_source(str(medals_database))])
     hidden = prompt_schema(workspace, "sql", None, QUESTION, 8, 4, 3, False, True)
     assert "medal_details" not in hidden.shown_text
     assert "CREATE TABLE" in hidden.shown_text
 
 
-def test_the_agent_asks_over_the_view_and_the_tables_stay_queryable(llm, context, medals):
+def test_the_agent_asks_over_the_view_and_the_tables_stay_queryable(llm, context, medals_database):
     sql = dataclasses.replace(
         context,
         routes=("sql",),
@@ -78,13 +62,13 @@ def test_the_agent_asks_over_the_view_and_the_tables_stay_queryable(llm, context
     )
     on_view = "SELECT COUNT(*) FROM medal_details WHERE medal_type = 'Gold'"
     with llm(Step(fenced(on_view, "sql"))) as server:
-        answer = ask(QUESTION, [str(medals)], context=sql)
+        answer = ask(QUESTION, [str(medals_database)], context=sql)
     assert "CREATE VIEW medal_details" in server.prompts()[0]
     assert "CREATE TABLE" not in server.prompts()[0]
     assert answer.answer == [[2]]
     on_tables = "SELECT COUNT(*) FROM Medal WHERE type = 'Gold'"
     with llm(Step(fenced(on_tables, "sql"))):
-        answer = ask(QUESTION, [str(medals)], context=sql)
+        answer = ask(QUESTION, [str(medals_database)], context=sql)
     assert answer.error is None
     assert answer.answer == [[2]]
 

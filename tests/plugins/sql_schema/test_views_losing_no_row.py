@@ -10,22 +10,7 @@ import sqlite3
 import pytest
 
 import plugins.sql_schema as sql_schema
-from evaluation.datasets.temptabqa import Infobox, write_database
 from plugins import Workspace, get_registry, load_source
-
-MEDALS = Infobox(
-    name="Ann Example",
-    country="NOR",
-    tournaments=[
-        ("Olympic Games", [("Singles", [("Gold", 2016, "Rio"), ("Gold", 2020, "Tokyo")])]),
-        ("World Championships", [("Doubles", [("Bronze", 2019, "Oslo")])]),
-    ],
-)
-
-
-@pytest.fixture
-def medals(tmp_path):
-    return write_database(MEDALS, tmp_path / "medals.sqlite")
 
 
 def view_item(path):
@@ -35,8 +20,8 @@ def view_item(path):
     return view
 
 
-def test_every_row_of_every_table_is_in_the_athletes_medal_view(medals):
-    view = view_item(medals)
+def test_every_row_of_every_table_is_in_the_athletes_medal_view(medals_database):
+    view = view_item(medals_database)
     assert view.name == "medal_details"
     assert view.loses_no_row is True
 
@@ -50,21 +35,21 @@ def test_every_row_of_every_table_is_in_the_athletes_medal_view(medals):
         "INSERT INTO PersonalInformation (athlete_id) VALUES (7)",  # details of nobody
     ],
 )
-def test_a_row_the_view_leaves_out_is_found(medals, tmp_path, orphan):
+def test_a_row_the_view_leaves_out_is_found(medals_database, tmp_path, orphan):
     changed = tmp_path / "changed.sqlite"
-    shutil.copy(medals, changed)
+    shutil.copy(medals_database, changed)
     with sqlite3.connect(changed) as connection:
         connection.execute("PRAGMA foreign_keys = OFF")
         connection.execute(orphan)
     assert view_item(changed).loses_no_row is False
-    assert view_item(medals).loses_no_row is True  # the original file is untouched
+    assert view_item(medals_database).loses_no_row is True  # the original file is untouched
 
 
 def test_the_music_shops_purchases_leave_out_what_was_never_sold(examples):
     assert view_item(examples / "music.sqlite").loses_no_row is False
 
 
-def test_a_database_too_big_for_the_vocabulary_is_not_checked(medals, monkeypatch):
+def test_a_database_too_big_for_the_vocabulary_is_not_checked(medals_database, monkeypatch):
     """Past VOCABULARY_MAX_ROWS rows no query is spent on it: not checked, so False."""
     monkeypatch.setattr(sql_schema, "VOCABULARY_MAX_ROWS", 2)
-    assert view_item(medals).loses_no_row is False
+    assert view_item(medals_database).loses_no_row is False
