@@ -1,6 +1,6 @@
 """The schema text joined views add to prompts: characters of the schema the
-LLM sees (SQL and pandas, 3 example rows or values, as the local model gets
-it) with the views off (the baseline, measured in the same run), on (beside
+LLM sees (SQL and pandas, with the example rows or values the local model
+gets) with the views off (the baseline, measured in the same run), on (beside
 their tables), and alone (`views_alone`: the views without their tables,
 when they join every table and lose no row of them; SQL only).
 
@@ -26,12 +26,13 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPOSITORY))  # before benchmarks/, whose agent.py is not the package
 
+from agent.model_defaults import LOCAL_MODEL_DEFAULTS  # noqa: E402
 from agent.planning import prompt_schema  # noqa: E402
 from evaluation.datasets.temptabqa import parse_infobox, write_database  # noqa: E402
 from plugins import Workspace, load_source  # noqa: E402
 from plugins.joined_views import database_joined_views  # noqa: E402
 
-EXAMPLE_VALUES = 3
+EXAMPLE_VALUES = LOCAL_MODEL_DEFAULTS.example_values
 QUESTION = "How many medals of each type?"
 TEMPTABQA_CONTEXTS = 100
 
