@@ -142,8 +142,9 @@ def views_joining_everything(items: Sequence[SchemaItem]) -> list[SchemaItem]:
     views = [item for item in items if item.joins]
     joined = {table for view in views for table in view.joins}
     tables = {item.name for item in items if not item.joins}
-    whole = all(view.loses_no_row for view in views)
-    return views if views and whole and tables <= joined else []
+    if not views or not tables <= joined:
+        return []
+    return views if all(view.loses_no_row() for view in views) else []
 
 
 def shown_vocabulary(

@@ -6,6 +6,7 @@ the memory and third-party plugins all read them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -88,10 +89,11 @@ class SchemaItem:
     joins: tuple[str, ...] = ()
     """The tables a joined view is made of (`plugins.joined_views`); empty
     for a table or BOX of the data itself."""
-    loses_no_row: bool = False
-    """For a joined view: every row of every table it joins is in it (no
-    athlete without medals, no artist without a track sold), checked on the
-    data; False when that is not so or was not checked."""
+    loses_no_row: Callable[[], bool] = field(default=lambda: False, compare=False, repr=False)
+    """For a joined view: called, whether every row of every table it joins
+    is in it (no athlete without medals, no artist without a track sold),
+    checked on the data only when asked, since that costs queries; False
+    when that is not so or cannot be checked."""
 
     def description(self) -> str:
         """Words describing the item, for the embedding."""

@@ -20,6 +20,7 @@ from plugins.sql_schema.prompts import ROW_ORDER_NOTE, SQL_INSTRUCTION, VOCABULA
 from plugins.workspace import Workspace
 
 if TYPE_CHECKING:
+    from plugins.joined_views import JoinedView
     from plugins.sql_schema.query import QueryFailed, QueryResult, run_query
     from plugins.sql_schema.statement_check import QueryRefused
 
@@ -93,27 +94,18 @@ class SqlSchemaRepresentation(RepresentationDefaults):
     def schema_items(self, workspace: Workspace, focus: Focus | None = None) -> list[SchemaItem]:
         """The tables of the database (or the flat tables, or the KG's BOXes
         for `focus`) with their columns and keys, then its joined views,
-        referring to the tables they join, each checked (once per workspace,
-        on a database of at most VOCABULARY_MAX_ROWS rows) for losing no row."""
-        from plugins.loaders.row_counts import database_rows
+        referring to the tables they join; whether a view loses no row is
+        checked when first asked (`view_loses_no_row`)."""
         from plugins.sql_schema.targets import workspace_sql_target
 
         target = workspace_sql_target(workspace, focus)
-        small = all(
-            database_rows(workspace, source) <= VOCABULARY_MAX_ROWS for source in workspace.sources
-        )
         views = [
             SchemaItem(
                 view.name,
                 tuple(column.name for column in view.columns),
                 view.tables,
                 joins=view.tables,
-                loses_no_row=small
-                and workspace.derived(
-                    ("joined view loses no row", view.name),
-                    focus,
-                    lambda view=view: target.view_loses_no_row(view),
-                ),
+                loses_no_row=lambda view=view: view_loses_no_row(workspace, focus, view),
             )
             for view in target.joined_views()
         ]
@@ -131,6 +123,22 @@ class SqlSchemaRepresentation(RepresentationDefaults):
             return Vocabulary()
         views = [joined.box for joined in workspace_view_boxes(workspace, focus)]
         return Vocabulary(boxes=[*workspace_boxes(workspace, focus), *views])
+
+
+def view_loses_no_row(workspace: Workspace, focus: Focus | None, view: JoinedView) -> bool:
+    """Whether every row of every table `view` joins is in it, checked on the
+    data once per workspace, and only on databases of at most
+    VOCABULARY_MAX_ROWS rows (False past that: no query is spent on them)."""
+    from plugins.loaders.row_counts import database_rows
+    from plugins.sql_schema.targets import workspace_sql_target
+
+    if any(database_rows(workspace, source) > VOCABULARY_MAX_ROWS for source in workspace.sources):
+        return False
+    return workspace.derived(
+        ("joined view loses no row", view.name),
+        focus,
+        lambda: workspace_sql_target(workspace, focus).view_loses_no_row(view),
+    )
 
 
 @hookimpl

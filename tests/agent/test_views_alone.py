@@ -12,6 +12,7 @@ from agent.planning import prompt_schema
 from evaluation.configurations import CONFIGURATIONS
 from evaluation.runner import configured_context
 from plugins import Workspace, load_source
+from plugins.sql_schema.targets import DatabaseTarget
 from tests.agent.conftest import fenced
 from tests.fake_openai import Step
 
@@ -41,6 +42,19 @@ def test_a_view_that_loses_rows_keeps_its_tables(examples):
     beside, alone = schemas(examples / "music.sqlite")
     assert alone.shown_text == beside.shown_text
     assert "CREATE TABLE artist (" in alone.shown_text
+
+
+def test_only_the_views_alone_query_the_data_for_left_out_rows(medals_database, monkeypatch):
+    """The check costs a query per link: the default schema never runs it."""
+    checked = []
+    monkeypatch.setattr(
+        DatabaseTarget, "view_loses_no_row", lambda target, view: checked.append(view.name) or True
+    )
+    workspace = Workspace.of([load_source(str(medals_database))])
+    prompt_schema(workspace, "sql", None, QUESTION, 8, 4, 3, True, False)
+    assert checked == []
+    prompt_schema(workspace, "sql", None, QUESTION, 8, 4, 3, True, True)
+    assert checked == ["medal_details"]
 
 
 def test_views_alone_needs_the_views(medals_database):
