@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import rdflib
 
-from agent import AgentContext, Answer, ask
+from agent import Answer, ask
 from agent.chat import complete
 from agent.llm import LLMSettings, openai_compatible_model
 from agent.local_model import LocalServer, local_model_installed, start_server
@@ -36,8 +36,6 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MUSIC = EXAMPLES / "music.sqlite"
 CITIES = EXAMPLES / "cities.csv"
 FILMS = EXAMPLES / "films.ttl"
-LOCAL_K = int(os.environ.get("PANDORA_TEST_LOCAL_K") or 3)
-"""Demonstrations shown to the 1.5B model (docs/agent.md has the measurement)."""
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +58,8 @@ def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalServ
 
 @pytest.fixture
 def local_ask(local_server: LocalServer):
-    """`ask` with the local model and K=LOCAL_K."""
+    """`ask` with the local model and the settings a user of it gets
+    (agent.model_defaults.LOCAL_MODEL_DEFAULTS)."""
     settings = LLMSettings.from_env()
     slow = LLMSettings(**{**settings.__dict__, "timeout_seconds": 900.0, "stream": False})
     model = openai_compatible_model(slow, "local", local_server.base_url, local_server.api_key)
@@ -70,7 +69,6 @@ def local_ask(local_server: LocalServer):
             question,
             [str(source) for source in sources],
             chat_model=model,
-            context=AgentContext(demonstrations=LOCAL_K),
             **options,
         )
         print(f"{question} -> {answer.answer} ({answer.llm_calls} calls)\n{answer.code}")
